@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CareSync",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "caresync", targets: ["caresync"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
+    targets: [
+        // System libraries: the shims wrap only what Swift cannot import.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Domain: samples, types, units, anchors, sync rules, statistics. No SQL, no HTTP.
+        .target(name: "CareSyncCore"),
+        // SQLite: connection, statements, migrator, the sync store.
+        .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CSQLite"]),
+        // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
+        .target(name: "CareSyncHTTP", dependencies: [
+            "CZlib",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
+        // The API: controllers, auth, audit, error mapping, buildServer(config).
+        .target(name: "CareSyncServer", dependencies: [
+            "CareSyncCore", "CareSyncStore", "CareSyncHTTP",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
+        // The executable only wires.
+        .executableTarget(name: "caresync", dependencies: [
+            "CareSyncServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore"]),
+        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore"]),
+        .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
+        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore"]),
+    ]
+)

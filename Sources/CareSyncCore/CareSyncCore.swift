@@ -1,0 +1,2 @@
+/// The CareSyncCore module; its types live in the files beside this one.
+public enum CareSyncCoreModule {}

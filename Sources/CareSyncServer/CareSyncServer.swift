@@ -1,0 +1,2 @@
+/// The CareSyncServer module; its types live in the files beside this one.
+public enum CareSyncServerModule {}

@@ -1,0 +1,2 @@
+/// The CareSyncStore module; its types live in the files beside this one.
+public enum CareSyncStoreModule {}
