@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CareSyncCore"),
         // SQLite: connection, statements, migrator, the sync store.
         .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CSQLite"]),
+        // The sync rules in plain Swift collections: the oracle tests compare the store against.
+        .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
         .target(name: "CareSyncHTTP", dependencies: [
             "CZlib",
@@ -44,8 +46,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore"]),
-        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore"]),
+        .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
+        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
         .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore"]),
     ]

@@ -1,2 +1,0 @@
-/// The CareSyncCore module; its types live in the files beside this one.
-public enum CareSyncCoreModule {}

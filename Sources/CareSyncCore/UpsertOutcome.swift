@@ -1,0 +1,51 @@
+import Foundation
+
+/// What one sample of an upsert batch did, by HealthKit's sync identifier / version rules.
+public enum UpsertOutcome: Hashable, Sendable {
+    /// No stored sample had the key (or the sample had no sync identifier): stored.
+    case inserted
+    /// A stored sample had a lower version: it became a tombstone and this one was stored with a new uuid.
+    case replaced
+    /// A stored sample had an equal or higher version, or the same client uuid with the same content: nothing changed.
+    case ignored(IgnoreReason)
+}
+
+/// Why an upsert changed nothing.
+public enum IgnoreReason: String, Hashable, Sendable {
+    case sameVersion, olderVersion, duplicateUUID
+}
+
+/// The result for one item of an upsert batch.
+public struct UpsertItemResult: Hashable, Sendable {
+    public var index: Int
+    public var uuid: UUID
+    public var outcome: UpsertOutcome
+    public init(index: Int, uuid: UUID, outcome: UpsertOutcome) { self.index = index; self.uuid = uuid; self.outcome = outcome }
+}
+
+/// The result of a whole batch, with the anchor just after its commit.
+public struct UpsertBatchResult: Hashable, Sendable {
+    public var anchor: Anchor
+    public var results: [UpsertItemResult]
+    public init(anchor: Anchor, results: [UpsertItemResult]) { self.anchor = anchor; self.results = results }
+}
+
+/// What a delete request did for one target.
+public enum DeleteOutcome: String, Hashable, Sendable { case deleted, notFound, notOwned }
+
+/// The result for one delete target (a uuid, or each sample a sync identifier named).
+public struct DeleteItemResult: Hashable, Sendable {
+    public var uuid: UUID?
+    public var syncIdentifier: String?
+    public var outcome: DeleteOutcome
+    public init(uuid: UUID?, syncIdentifier: String?, outcome: DeleteOutcome) {
+        self.uuid = uuid; self.syncIdentifier = syncIdentifier; self.outcome = outcome
+    }
+}
+
+/// The result of a delete request, with the anchor just after its commit.
+public struct DeleteBatchResult: Hashable, Sendable {
+    public var anchor: Anchor
+    public var results: [DeleteItemResult]
+    public init(anchor: Anchor, results: [DeleteItemResult]) { self.anchor = anchor; self.results = results }
+}
