@@ -39,7 +39,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], resources: [.embedInCode("OpenAPI/openapi.json")]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
             "CareSyncServer",
