@@ -31,7 +31,7 @@ extension CareSyncAPI {
             var days: [CalendarDay] = []
             for (field, fallback) in [("from", CalendarDay(year: 1, month: 1, day: 1)), ("to", CalendarDay(year: 9999, month: 12, day: 31))] {
                 if let text = request.query(field) {
-                    if let d = RFC3339.parseDay(text) { days.append(d) }
+                    if let d = CalendarDay(parsing: text) { days.append(d) }
                     else { problems.append(ValidationProblem(index: nil, field: field, message: "must be a day YYYY-MM-DD")) }
                 } else { days.append(fallback) }
             }
