@@ -14,11 +14,13 @@ public struct APIRequest: Sendable {
     public var parameters: [String: String]
     /// The request id, for logs.
     public var id: String
+    /// The caller, when the head filter already authenticated it.
+    public var principal: Principal?
 
     public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
-                body: [UInt8] = [], parameters: [String: String] = [:], id: String = "") {
+                body: [UInt8] = [], parameters: [String: String] = [:], id: String = "", principal: Principal? = nil) {
         self.method = method; self.path = path; self.query = query; self.headers = headers
-        self.body = body; self.parameters = parameters; self.id = id
+        self.body = body; self.parameters = parameters; self.id = id; self.principal = principal
     }
 
     /// The first value of a header, or nil.

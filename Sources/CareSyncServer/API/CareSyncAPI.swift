@@ -48,8 +48,16 @@ public final class CareSyncAPI: Sendable {
         }
     }
 
+    /// The caller of a request's `Authorization` header, or 401.
+    public func authenticate(authorization: String?) async throws -> Principal {
+        let now = clock()
+        let authenticator = self.authenticator
+        return try await blocking { try authenticator.authenticate(authorization: authorization, now: now) }
+    }
+
     /// The caller of a request, or 401.
     func authenticate(_ request: APIRequest) async throws -> Principal {
+        if let known = request.principal { return known }
         let header = request.header("Authorization")
         let now = clock()
         let authenticator = self.authenticator
