@@ -94,7 +94,7 @@ struct TokenCommand: ParsableCommand {
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a token by its id.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The token id (the part after cs_ and before the next _).") var tokenID: String
+        @Argument(help: "The token id (16 hex digits, after cs_).") var tokenID: String
         func run() throws {
             let admin = try adminTool(global)
             try reportingErrors { try admin.revokeToken(id: tokenID, now: Date()) }

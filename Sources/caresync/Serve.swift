@@ -26,8 +26,7 @@ struct Serve: AsyncParsableCommand {
         let app = try reportingErrors { try buildServer(configuration, logger: logger) }
         let boundPort = try reportingErrors { try app.start() }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        print("listening on http://\(shownHost):\(boundPort)")
-        fflush(stdout)
+        FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(boundPort)\n".utf8))
         await waitForTermination()
         logger.info("server.stopping")
         await app.shutdown()

@@ -1,14 +1,14 @@
 import Crypto
 import Foundation
 
-/// Token strings: `cs_<id>_<secret>`, a 64-bit public id and a 256-bit random secret, base64url.
+/// Token strings: `cs_<id>_<secret>`, a 64-bit public id (16 hex digits) and a 256-bit random secret (base64url).
 ///
 /// Only SHA-256 of the whole string is stored; a presented token is found by its id and its hash
 /// compared in constant time, so neither timing nor a database leak yields a usable token.
 public enum TokenSecret {
     /// A new token string and its id.
     public static func generate() -> (id: String, token: String) {
-        let id = base64url(randomBytes(8))
+        let id = randomBytes(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
         let secret = base64url(randomBytes(32))
         return (id, "cs_\(id)_\(secret)")
     }
@@ -16,10 +16,10 @@ public enum TokenSecret {
     /// The id part of a well-formed token string, or nil when it is malformed.
     public static func id(of token: String) -> String? {
         // The base64url alphabet contains "_" too, so split on the fixed prefix and id length.
-        guard token.hasPrefix("cs_"), token.utf8.count == 3 + 11 + 1 + 43 else { return nil }
+        guard token.hasPrefix("cs_"), token.utf8.count == 3 + 16 + 1 + 43 else { return nil }
         let chars = Array(token.utf8)
-        guard chars[14] == UInt8(ascii: "_"), chars[3...].allSatisfy(isTokenChar) else { return nil }
-        return String(decoding: chars[3..<14], as: UTF8.self)
+        guard chars[19] == UInt8(ascii: "_"), chars[3..<19].allSatisfy(isHexDigit), chars[20...].allSatisfy(isTokenChar) else { return nil }
+        return String(decoding: chars[3..<19], as: UTF8.self)
     }
 
     /// SHA-256 of the token string.
@@ -44,7 +44,13 @@ public enum TokenSecret {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    private static func isHexDigit(_ c: UInt8) -> Bool { (c >= 48 && c <= 57) || (c >= 97 && c <= 102) }
+
     private static func isTokenChar(_ c: UInt8) -> Bool {
         (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
     }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
