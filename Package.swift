@@ -46,6 +46,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Statistics benchmark (release): `swift run -c release StatsBench`.
+        .executableTarget(name: "StatsBench", dependencies: ["CareSyncCore"], path: "bench/stats"),
+
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
