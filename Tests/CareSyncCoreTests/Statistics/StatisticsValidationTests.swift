@@ -37,3 +37,13 @@ import Testing
         #expect(try StatisticsPlan(F.makeQuery(start: "2020-01-01T00:00:00Z", end: "2021-01-01T00:00:00Z", interval: .hour)).bucketCount == 8_784)
     }
 }
+
+/// Parsing api.md's option list.
+@Suite struct StatisticsOptionsTests {
+    @Test func parsesNamesAndRefusesUnknownOnes() throws {
+        #expect(try StatisticsOptions.parse("cumulativeSum,separateBySource") == [.cumulativeSum, .separateBySource])
+        #expect(try StatisticsOptions.parse("discreteMin, discreteMax,mostRecent") == [.discreteMin, .discreteMax, .mostRecent])
+        #expect(StatisticsFixtures.failingFields { _ = try StatisticsOptions.parse("sum") } == ["options"])
+        #expect(StatisticsOptions([.discreteAverage, .separateBySource]).names == ["discreteAverage", "separateBySource"])
+    }
+}
