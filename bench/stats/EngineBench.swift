@@ -21,7 +21,7 @@ enum EngineBench {
     static func oneSource() -> StatisticsInput {
         var input = StatisticsInput(capacity: minutes)
         let phone = input.sourceIndex("phone")
-        let base = start.millisecondsSince1970
+        let base = SyncRules.milliseconds(start)
         for (m, value) in steps(minutes).enumerated() {
             let t = base + Int64(m) * 60_000
             input.append(StatisticsRow(start: t, end: t + 60_000, value: value, source: phone))
@@ -34,7 +34,7 @@ enum EngineBench {
     static func twoSources() -> StatisticsInput {
         var input = StatisticsInput(capacity: 2 * minutes)
         let watch = input.sourceIndex("watch"), phone = input.sourceIndex("phone")
-        let base = start.millisecondsSince1970
+        let base = SyncRules.milliseconds(start)
         let values = steps(2 * minutes)
         for m in 0..<minutes {
             let t = base + Int64(m) * 60_000

@@ -69,7 +69,7 @@ public struct StatisticsQuery: Hashable, Sendable {
             problem("timeZone", "unknown IANA time zone \(timeZone)")
         }
         let finite = abs(start.timeIntervalSince1970) < 1e14 && abs(end.timeIntervalSince1970) < 1e14
-        if !finite || end.millisecondsSince1970 <= start.millisecondsSince1970 {
+        if !finite || SyncRules.milliseconds(end) <= SyncRules.milliseconds(start) {
             problem("end", "end must be at least 1 ms after start")
         } else {
             let estimate = end.timeIntervalSince(start) / interval.minimumSeconds

@@ -37,7 +37,7 @@ enum StatisticsFixtures {
         var input = StatisticsInput()
         for row in rows {
             let source = input.sourceIndex(row.source)
-            input.append(StatisticsRow(start: date(row.start).millisecondsSince1970, end: date(row.end).millisecondsSince1970,
+            input.append(StatisticsRow(start: SyncRules.milliseconds(date(row.start)), end: SyncRules.milliseconds(date(row.end)),
                                        value: row.value, source: source, userEntered: row.userEntered))
         }
         return input

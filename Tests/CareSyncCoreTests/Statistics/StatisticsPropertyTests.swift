@@ -39,8 +39,8 @@ struct SeededGenerator: RandomNumberGenerator {
         for zone in Self.zones {
             var input = StatisticsInput()
             let sources = [input.sourceIndex("phone"), input.sourceIndex("watch")]
-            var t = rangeStart.millisecondsSince1970
-            let endMs = rangeEnd.millisecondsSince1970
+            var t = SyncRules.milliseconds(rangeStart)
+            let endMs = SyncRules.milliseconds(rangeEnd)
             var total = 0.0
             while true {
                 t += Int64.random(in: 0...(6 * 3_600_000), using: &random)
@@ -94,8 +94,8 @@ struct SeededGenerator: RandomNumberGenerator {
                     touched[m / 60] = true
                 }
             }
-            let query = StatisticsQuery(type: .stepCount, start: Date(milliseconds: rangeStart),
-                                        end: Date(milliseconds: rangeStart + Int64(minutes) * minute),
+            let query = StatisticsQuery(type: .stepCount, start: SyncRules.date(milliseconds: rangeStart),
+                                        end: SyncRules.date(milliseconds: rangeStart + Int64(minutes) * minute),
                                         interval: .hour, options: .cumulativeSum, priority: names)
             let result = StatisticsEngine.run(try StatisticsPlan(query), input: input)
             #expect(result.buckets.count == expected.count)
