@@ -22,10 +22,8 @@ import Testing
     }
 
     @Test func downServerExitsOne() throws {
-        // Bind a port, then close it, so nothing listens there.
-        let server = try StubHTTPServer(response: nil)
-        let port = server.port
-        server.stop()
+        let port = StubHTTPServer.unusedPort()
+        #expect(port > 0)
         let outcome = HealthProbe(host: "127.0.0.1", port: port, timeout: .seconds(2)).run()
         guard case .failed(let reason) = outcome else {
             Issue.record("expected a failure, got \(outcome)")

@@ -38,14 +38,17 @@ final class StubHTTPServer: @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
         let box = ResponseBox(response: response)
-        let serverThread = Thread { [unowned self] in self.serve(box.response) }
+        let serverThread = Thread { self.serve(box.response) }
         serverThread.start()
     }
 
     private struct ResponseBox: @unchecked Sendable { let response: String? }
 
+    /// Runs on its own thread, which owns the listener and closes it: `stop()` only shuts it down,
+    /// so the descriptor number cannot be reused under a pending `accept`.
     private func serve(_ response: String?) {
         let client = accept(listener, nil, nil)
+        close(listener)
         guard client >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total: [UInt8] = []
@@ -64,10 +67,25 @@ final class StubHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Stops listening.
+    /// Stops listening (wakes a pending `accept`; the serving thread closes the descriptor).
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+    }
+
+    /// A loopback port nothing listens on: bound, never listened, then closed.
+    static func unusedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
