@@ -47,6 +47,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // A trivial HTTP server for wrk, the differential check and the fuzz seeds (bench/http).
+        .executableTarget(name: "http-bench-server", dependencies: ["CareSyncHTTP"], path: "bench/Sources/http-bench-server"),
+        // Statistics benchmark (release): `swift run -c release StatsBench`.
+        .executableTarget(name: "StatsBench", dependencies: ["CareSyncCore"], path: "bench/stats"),
+
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
