@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Runs the built image the way docs/deployment.md recommends (read-only root, no capabilities,
+# memory limit, /data volume, loopback-published port), waits for its own HEALTHCHECK command
+# to pass, exercises the API through the published port, then stops it with SIGTERM while a
+# request is in flight and checks that the request was answered and the exit code is 0.
+set -euo pipefail
+source "$(dirname "$0")/container-env.sh"
+name="caresync-smoke-$$"
+volume="caresync-smoke-data-$$"
+work="$(mktemp -d)"
+passed=0
+pass() { passed=$((passed + 1)); log "PASS $*"; }
+fail() {
+  log "FAIL $*"
+  podman logs "$name" 2>&1 | tail -n 40 >&2 || true
+  echo "deploy checks: $passed passed, 1 failed"
+  exit 1
+}
+cleanup() {
+  podman rm -f -t 0 "$name" > /dev/null 2>&1 || true
+  podman volume rm -f "$volume" > /dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+base="http://127.0.0.1:$port"
+# http METHOD PATH [TOKEN] [BODY-FILE]: prints the status; the body goes to $work/body.
+http() {
+  local args=(-sS -o "$work/body" -w '%{http_code}' -X "$1" --max-time 70)
+  [ -n "${3:-}" ] && args+=(-H "Authorization: Bearer $3")
+  [ -n "${4:-}" ] && args+=(-H 'Content-Type: application/json' --data-binary "@$4")
+  curl "${args[@]}" "$base$2" || echo 000
+}
+in_container() { podman exec "$name" /app/caresync "$@"; }
+
+podman volume create "$volume" > /dev/null
+log "podman run $image_tag on 127.0.0.1:$port"
+podman run -d --name "$name" \
+  --read-only --tmpfs /tmp:rw,size=16m,mode=1777 \
+  --cap-drop ALL --security-opt no-new-privileges \
+  --memory 512m --pids-limit 256 \
+  -v "$volume:/data" -p "127.0.0.1:$port:8080" \
+  "$image_tag" > /dev/null
+
+# The HEALTHCHECK command from the image (podman runs it on demand; no systemd timer here).
+deadline=$((SECONDS + 120))
+until podman healthcheck run "$name" > /dev/null 2>&1; do
+  state="$(podman inspect --format '{{.State.Status}}' "$name")"
+  [ "$state" = running ] || fail "container stopped before it was healthy ($state)"
+  [ $SECONDS -lt $deadline ] || fail "HEALTHCHECK did not pass within 120 s"
+  sleep 1
+done
+pass "HEALTHCHECK (caresync healthcheck) passed after $((SECONDS + 120 - deadline)) s; health: $(podman inspect --format '{{.State.Health.Status}}' "$name" 2>/dev/null || echo n/a)"
+
+if in_container healthcheck --port 1 > /dev/null 2>&1; then fail "healthcheck against a closed port exited 0"; fi
+pass "healthcheck against a closed port exits non-zero"
+
+[ "$(http GET /healthz)" = 200 ] || fail "GET /healthz"
+pass "GET /healthz 200 through the published port"
+[ "$(http GET /readyz)" = 200 ] || fail "GET /readyz"
+pass "GET /readyz 200"
+status="$(http GET /metrics)"
+if [ "$status" = 200 ] && grep -q '^# TYPE' "$work/body"; then
+  pass "GET /metrics: Prometheus text ($(grep -c '^# TYPE' "$work/body") metric families)"
+else
+  fail "GET /metrics answered $status without Prometheus text"
+fi
+
+in_container patient create P-SMOKE --time-zone America/Los_Angeles > /dev/null || fail "caresync patient create"
+token="$(in_container token create --role device --patient P-SMOKE --source org.caresync.smoke | tail -n 1)"
+[ -n "$token" ] || fail "caresync token create printed no secret"
+pass "patient and device token created with podman exec"
+
+cat > "$work/report.json" <<'JSON'
+{"syncIdentifier": "report-2020-W25", "syncVersion": 1, "weekStart": "2020-06-15",
+ "timeZone": "America/Los_Angeles",
+ "samples": [
+  {"key": "2020-06-16", "type": "sixMinuteWalkTestDistance", "value": 420, "unit": "m",
+   "start": "2020-06-16T10:00:00-07:00", "end": "2020-06-16T10:06:00-07:00"},
+  {"key": "2020-06-18", "type": "sixMinuteWalkTestDistance", "value": 450, "unit": "m",
+   "start": "2020-06-18T10:00:00-07:00", "end": "2020-06-18T10:06:00-07:00"}]}
+JSON
+status="$(http POST /v1/patients/P-SMOKE/weekly-reports "$token" "$work/report.json")"
+[ "$status" = 200 ] || fail "POST weekly report answered $status: $(head -c 300 "$work/body")"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["outcome"] == "inserted"' "$work/body" \
+  || fail "weekly report outcome is not inserted: $(head -c 300 "$work/body")"
+pass "POST /v1/patients/P-SMOKE/weekly-reports 200 inserted"
+
+status="$(http GET /v1/patients/P-SMOKE/changes "$token")"
+[ "$status" = 200 ] || fail "GET changes answered $status"
+python3 - "$work/body" <<'PY' || fail "feed does not hold the report's samples: $(head -c 300 "$work/body")"
+import json, sys
+page = json.load(open(sys.argv[1]))
+ids = sorted(s["syncIdentifier"] for s in page["samples"])
+assert ids == ["report-2020-W25/2020-06-16", "report-2020-W25/2020-06-18"], ids
+assert page["hasMore"] is False and page["anchor"]
+open(sys.argv[1] + ".anchor", "w").write(page["anchor"])
+PY
+anchor="$(cat "$work/body.anchor")"
+pass "GET /v1/patients/P-SMOKE/changes returns both report samples"
+
+# A long poll in flight when SIGTERM arrives must still be answered.
+curl -sS -o "$work/poll" -w '%{http_code}' --max-time 70 -H "Authorization: Bearer $token" \
+  "$base/v1/patients/P-SMOKE/changes?anchor=$anchor&wait=3" > "$work/poll.status" 2> "$work/poll.err" &
+poll=$!
+sleep 1
+log "podman stop (SIGTERM) with a long poll in flight"
+podman stop -t 30 "$name" > /dev/null
+wait "$poll" || true
+[ "$(cat "$work/poll.status")" = 200 ] || fail "in-flight long poll got '$(cat "$work/poll.status")' $(cat "$work/poll.err")"
+pass "request in flight at SIGTERM answered 200"
+code="$(podman inspect --format '{{.State.ExitCode}}' "$name")"
+[ "$code" = 0 ] || fail "exit code after SIGTERM is $code"
+pass "SIGTERM: exit code 0"
+if podman logs "$name" 2>&1 | grep -v '^listening on ' | python3 -c '
+import json, sys
+lines = [l for l in sys.stdin if l.strip()]
+for l in lines: json.loads(l)
+assert lines' 2> /dev/null; then
+  pass "every log line is JSON"
+else
+  fail "log lines are not all JSON: $(podman logs "$name" 2>&1 | head -n 3)"
+fi
+echo "deploy checks: $passed passed, 0 failed"
