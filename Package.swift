@@ -46,6 +46,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // A child process the store's crash-safety test kills with SIGKILL while it writes.
+        .executableTarget(name: "caresync-crash-writer", dependencies: ["CareSyncStore", "CareSyncCore"]),
+        // Store benchmark: raw SQLite reference vs the sync store (release build; see docs/benchmarks.md).
+        .executableTarget(name: "caresync-store-bench", dependencies: ["CareSyncStore", "CareSyncCore"],
+                          path: "bench/store/Sources"),
+
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),

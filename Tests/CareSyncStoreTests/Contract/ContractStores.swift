@@ -16,5 +16,6 @@ struct ContractStore: Sendable, CustomStringConvertible {
 enum ContractStores {
     static let all: [ContractStore] = [
         ContractStore(name: "InMemorySyncStore") { InMemorySyncStore() },
+        ContractStore(name: "SQLiteSyncStore") { try StoreFixture.make().store },
     ]
 }
