@@ -17,13 +17,10 @@ struct Serve: AsyncParsableCommand {
         if let host { flags[.host] = host }
         if let port { flags[.port] = String(port) }
         let configuration = try reportingErrors { try global.load(extraFlags: flags) }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = configuration.logLevel
-            return handler
-        }
+        let metrics = ServerMetrics()
+        Observability.bootstrap(configuration: configuration, metrics: metrics)
         let logger = Logger(label: "caresync")
-        let app = try reportingErrors { try buildServer(configuration, logger: logger) }
+        let app = try reportingErrors { try buildServer(configuration, logger: logger, metrics: metrics) }
         let boundPort = try reportingErrors { try app.start() }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(boundPort)\n".utf8))
