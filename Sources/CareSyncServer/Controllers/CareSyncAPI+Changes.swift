@@ -52,7 +52,7 @@ extension CareSyncAPI {
             return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
         }
         var generation = notifier.generation(of: query.patient)
-        var page = try await blocking { try store.changes(query) }
+        var page = try await sharedReads.read(query, generation: generation) { try await self.blocking { try store.changes(query) } }
         guard wait > 0, page.samples.isEmpty, page.deletedObjects.isEmpty else { return page }
         guard notifier.waiterCount < limits.maxParkedPolls else {
             throw APIError.tooManyRequests("Too many long polls are waiting; retry shortly.")
@@ -68,7 +68,7 @@ extension CareSyncAPI {
             metrics.longPollUnparked()
             generation = notifier.generation(of: query.patient)
             let q = next
-            page = try await blocking { try store.changes(q) }
+            page = try await sharedReads.read(q, generation: generation) { try await self.blocking { try store.changes(q) } }
             if !woke || !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
             next.anchor = page.anchor
         }
