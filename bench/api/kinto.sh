@@ -72,7 +72,7 @@ done
 echo "kinto at $url (PostgreSQL 15, synchronous_commit=on)"
 
 python3 "$here/bodies.py" kinto "$work"
-duration="${DURATION:-10s}"
+duration="${DURATION:-20s}"
 
 echo "== ingest, /batch of 500 record POSTs, 4 connections, $duration"
 BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/batch AUTH="Basic $auth" \
@@ -80,13 +80,15 @@ BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/batch AUTH="Basic $auth" \
 rps=$(awk '/Requests\/sec/ {print $2}' "$work/ingest.txt")
 echo "ingest: $(python3 -c "print(f'{$rps * 500:,.0f}')") records/s"
 
+sleep 5  # let batches still in flight finish
 echo "== single-record POSTs, 32 connections, $duration"
 BODY_FILE="$work/one.json" TARGET_PATH=/v1/buckets/bench/collections/single/records AUTH="Basic $auth" \
   wrk -t2 -c32 -d"$duration" --latency --timeout 30s -s "$here/post.lua" "$url" | tee "$work/single.txt"
 
+sleep 5
 echo "== pull 100,000 records with _since, _limit=5000"
 for i in $(seq 1 200); do
-  curl -sf -o /dev/null -X POST "$url/v1/batch" -H "Authorization: Basic $auth" \
+  curl -sf --retry 10 --retry-delay 1 --retry-all-errors -o /dev/null -X POST "$url/v1/batch" -H "Authorization: Basic $auth" \
     -H 'Content-Type: application/json' --data-binary @"$work/pull500-$i.json"
 done
 python3 "$here/pull.py" kinto "$url" /v1/buckets/bench/collections/pull "$auth" 5000

@@ -26,7 +26,7 @@ url="$(sed -n 's/^listening on //p' "$work/out")"
 echo "caresync at $url (sqlite synchronous=$CARESYNC_SQLITE_SYNCHRONOUS)"
 
 python3 "$here/bodies.py" caresync "$work"
-duration="${DURATION:-10s}"
+duration="${DURATION:-20s}"
 
 echo "== ingest, 500 samples per POST, 4 connections, $duration"
 BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/patients/ingest/samples AUTH="Bearer $t_ingest" \
