@@ -64,7 +64,7 @@ async def main():
     ok = sum(1 for _, s, n in woke if s == 200 and n == 1)
     print(f"commit POST: {status} in {(committed - sent) * 1000:.1f} ms")
     print(f"waiters answered 200 with the new sample: {ok} of {waiters}")
-    print(f"wake latency after the commit was acknowledged (ms): p50 {lat[len(lat)//2]:.1f}, "
+    print(f"wake latency after the commit was acknowledged (ms): first {lat[0]:.1f}, p50 {lat[len(lat)//2]:.1f}, "
           f"p99 {lat[int(len(lat)*0.99)-1]:.1f}, max {lat[-1]:.1f}")
 
 asyncio.run(main())

@@ -32,13 +32,8 @@ extension CareSyncAPI {
             query.types = principal.readable(query.types)
             let page = try await self.readChanges(query, wait: wait)
             self.metrics.feedPageServed()
-            let body: JSONValue = [
-                "samples": .array(page.samples.map { SampleWire.encode($0, unit: unit) }),
-                "deletedObjects": .array(page.deletedObjects.map(SampleWire.encode)),
-                "anchor": .string(AnchorWire.encode(page.anchor)),
-                "hasMore": .bool(page.hasMore),
-            ]
-            return (APIReply.json(body), page.samples.count + page.deletedObjects.count)
+            let reply = APIReply(status: 200, headers: [("Content-Type", "application/json")], body: FeedWriter.page(page, unit: unit))
+            return (reply, page.samples.count + page.deletedObjects.count)
         }
     }
 
