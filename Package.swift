@@ -50,6 +50,11 @@ let package = Package(
         .executableTarget(name: "http-bench-server", dependencies: ["CareSyncHTTP"], path: "bench/Sources/http-bench-server"),
         // Statistics benchmark (release): `swift run -c release StatsBench`.
         .executableTarget(name: "StatsBench", dependencies: ["CareSyncCore"], path: "bench/stats"),
+        // A child process the store's crash-safety test kills with SIGKILL while it writes.
+        .executableTarget(name: "caresync-crash-writer", dependencies: ["CareSyncStore", "CareSyncCore"]),
+        // Store benchmark: raw SQLite reference vs the sync store (release build; see docs/benchmarks.md).
+        .executableTarget(name: "caresync-store-bench", dependencies: ["CareSyncStore", "CareSyncCore"],
+                          path: "bench/store/Sources"),
 
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
