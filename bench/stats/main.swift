@@ -1,7 +1,7 @@
 import CareSyncCore
 import Foundation
 
-// Statistics benchmark: run with `swift run -c release StatsBench [runs]` (see docs/benchmarks.md).
+// Statistics benchmark: run with `swift run -c release caresync-stats-bench [runs]` (see docs/benchmarks.md).
 let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10
 print("StatsBench: \(runs) runs each, daily buckets over 2021 in \(EngineBench.timeZone)")
 
