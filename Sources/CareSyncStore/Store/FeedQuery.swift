@@ -4,7 +4,8 @@ import Foundation
 /// The anchored change feed: one page read in the caller's single read transaction.
 enum FeedQuery {
     /// The page of `query` (whose anchor is already validated as `after`) and its next anchor.
-    static func page(_ query: ChangeQuery, after: Int64, head: Int64, storeID: String, db: Connection) throws -> ChangeSet {
+    static func page(_ query: ChangeQuery, after: Int64, head: Int64, horizon: Int64, storeID: String,
+                     db: Connection) throws -> ChangeSet {
         let limit = max(1, query.limit)
         var filters = ""
         var values: [SQLValue] = [.text(query.patient), .integer(after)]
@@ -57,7 +58,8 @@ enum FeedQuery {
         }
         let hasMore = count > limit
         return ChangeSet(samples: samples, deletedObjects: deleted,
-                         anchor: Anchor(storeID: storeID, sequence: hasMore ? lastSequence : head), hasMore: hasMore)
+                         anchor: Anchor(storeID: storeID, sequence: hasMore ? lastSequence : head, horizon: horizon),
+                         hasMore: hasMore)
     }
 
     /// A deleted object from the tombstone arm: same columns as samples, `deleted_at_ms` in the metadata slot.
