@@ -61,7 +61,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
                     results.append(UpsertItemResult(index: index, uuid: uuid, outcome: outcome))
                 }
             }
-            return UpsertBatchResult(anchor: Anchor(storeID: storeID, sequence: state.head), results: results)
+            return UpsertBatchResult(anchor: state.headAnchor(storeID), results: results)
         }
     }
 
@@ -90,12 +90,12 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
                     results.append(DeleteItemResult(uuid: nil, syncIdentifier: id, outcome: .notFound))
                 }
             }
-            return DeleteBatchResult(anchor: Anchor(storeID: storeID, sequence: state.head), results: results)
+            return DeleteBatchResult(anchor: state.headAnchor(storeID), results: results)
         }
     }
 
     public func currentAnchor() throws -> Anchor {
-        read { Anchor(storeID: storeID, sequence: $0.head) }
+        read { $0.headAnchor(storeID) }
     }
 
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
@@ -127,7 +127,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
                                                        timeZone: report.timeZone, keys: report.samples.map(\.key), updatedAt: now)
             }
             let outcome = WeeklyReportUpsertResult.Outcome(rawValue: plan.outcome.rawValue)!
-            return WeeklyReportUpsertResult(outcome: outcome, anchor: Anchor(storeID: storeID, sequence: state.head),
+            return WeeklyReportUpsertResult(outcome: outcome, anchor: state.headAnchor(storeID),
                                             report: state.weeklyReport(state.reports[key]!, key: key))
         }
     }
@@ -156,7 +156,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
             guard let report = state.reports.removeValue(forKey: key) else { return nil }
             let samples = state.samples(of: report, key: key)
             for item in samples.keys.sorted() { state.tombstone(samples[item]!.uuid, now: now) }
-            return Anchor(storeID: storeID, sequence: state.head)
+            return state.headAnchor(storeID)
         }
     }
 

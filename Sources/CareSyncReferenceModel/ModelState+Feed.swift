@@ -2,6 +2,9 @@ import CareSyncCore
 import Foundation
 
 extension ModelState {
+    /// The anchor at the head of the log, stamped with the purge horizon.
+    func headAnchor(_ storeID: String) -> Anchor { Anchor(storeID: storeID, sequence: head, horizon: purgeHorizon) }
+
     /// The largest page a query may ask for.
     static let maxLimit = 5000
 
@@ -9,8 +12,7 @@ extension ModelState {
     func changes(_ query: ChangeQuery, storeID: String) throws -> ChangeSet {
         var after: Int64 = 0
         if let anchor = query.anchor {
-            guard anchor.storeID == storeID, anchor.sequence >= 0, anchor.sequence <= head else { throw SyncError.invalidAnchor }
-            guard anchor.sequence >= purgeHorizon else { throw SyncError.anchorExpired }
+            try anchor.validate(storeID: storeID, head: head, storeHorizon: purgeHorizon)
             after = anchor.sequence
         }
         let limit = min(max(query.limit, 1), Self.maxLimit)
@@ -45,7 +47,8 @@ extension ModelState {
     }
 
     private func page(_ samples: [Sample], _ deleted: [DeletedObject], _ sequence: Int64, _ storeID: String, more: Bool) -> ChangeSet {
-        ChangeSet(samples: samples, deletedObjects: deleted, anchor: Anchor(storeID: storeID, sequence: sequence), hasMore: more)
+        ChangeSet(samples: samples, deletedObjects: deleted, anchor: Anchor(storeID: storeID, sequence: sequence, horizon: purgeHorizon),
+                  hasMore: more)
     }
 
     /// The query's filters: types, source, and the time range (`start < to` and (`end > from` or `start >= from`)).

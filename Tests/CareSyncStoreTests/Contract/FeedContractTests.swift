@@ -94,4 +94,24 @@ import Testing
         #expect(try Contract.readAll(store, from: recent.anchor).deletedObjects.isEmpty)
         #expect(try Contract.readAll(store).deletedObjects.isEmpty)
     }
+
+    @Test(arguments: ContractStores.all)
+    func aReaderStartingAfterAPurgePagesThroughWithoutExpiring(factory: ContractStore) throws {
+        let store = try factory.make()
+        let up = try store.upsert([Contract.makeInput(value: 1), Contract.makeInput(value: 2), Contract.makeInput(value: 3)],
+                                  patient: p, source: src, now: now)
+        _ = try store.delete(uuids: [up.results[1].uuid], syncIdentifiers: [], patient: p, source: src, now: now)
+        let beforePurge = try store.upsert([Contract.makeInput(value: 4)], patient: p, source: src, now: now + Contract.day)
+        #expect(try store.purgeTombstones(before: now + 1) == 1)
+        // Live samples sit below the horizon; a reader starting over must still get through them one by one.
+        let fresh = try Contract.readAll(store, limit: 1)
+        #expect(fresh.samples.map(\.value) == [1, 3, 4] && fresh.deletedObjects.isEmpty && fresh.pages == 3)
+        // An anchor handed out before the purge and below its horizon is expired; one at the head is not.
+        Contract.expectError(.anchorExpired) { try store.changes(ChangeQuery(patient: p, anchor: up.anchor)) }
+        #expect(try store.changes(ChangeQuery(patient: p, anchor: beforePurge.anchor)).samples.isEmpty)
+        // A horizon the store never had is not an anchor of this store.
+        var forged = fresh.anchor
+        forged.horizon += 100
+        Contract.expectError(.invalidAnchor) { try store.changes(ChangeQuery(patient: p, anchor: forged)) }
+    }
 }
