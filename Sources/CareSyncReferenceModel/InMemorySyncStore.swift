@@ -27,6 +27,12 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         return result
     }
 
+    /// Runs `body` on the state itself under the lock: for writes that cannot fail half-way.
+    private func writeInPlace<T>(_ body: (inout ModelState) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body(&state)
+    }
+
     /// Reads the state under the lock.
     func read<T>(_ body: (ModelState) throws -> T) rethrows -> T {
         lock.lock(); defer { lock.unlock() }
@@ -42,45 +48,49 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
     }
 
     public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
-        try write { state in
-            var results: [UpsertItemResult] = []
-            for (index, input) in samples.enumerated() {
-                let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
-                let decision = SyncRules.upsertDecision(incoming: input, patient: patient, source: source,
-                                                        byUUID: state.existing(input.uuid), byKey: byKey)
-                switch decision {
-                case let .conflict(message):
-                    throw SyncError.conflict("samples[\(index)]: \(message)")
-                case let .ignore(reason, existing):
-                    results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
-                case .insert, .replace:
-                    if case let .replace(old) = decision { state.tombstone(old.uuid, now: now) }
-                    let uuid = input.uuid ?? freshUUID(in: state)
-                    state.insert(Self.sample(input, uuid: uuid, source: source), patient: patient)
-                    let outcome: UpsertOutcome = if case .replace = decision { .replaced } else { .inserted }
-                    results.append(UpsertItemResult(index: index, uuid: uuid, outcome: outcome))
-                }
-            }
-            return UpsertBatchResult(anchor: state.headAnchor(storeID), results: results)
+        // Only a client uuid can make a batch fail half-way (conflict); without one, skip the copy.
+        if samples.allSatisfy({ $0.uuid == nil }) {
+            return try writeInPlace { state in Result { try apply(samples, patient: patient, source: source, now: now, to: &state) } }.get()
         }
+        return try write { state in try apply(samples, patient: patient, source: source, now: now, to: &state) }
+    }
+
+    /// The upsert rules applied in order to `state`; throws on the first conflict.
+    private func apply(_ samples: [SampleInput], patient: String, source: String, now: Date,
+                       to state: inout ModelState) throws -> UpsertBatchResult {
+        var results: [UpsertItemResult] = []
+        for (index, input) in samples.enumerated() {
+            let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
+            let decision = SyncRules.upsertDecision(incoming: input, patient: patient, source: source,
+                                                    byUUID: state.existing(input.uuid), byKey: byKey)
+            switch decision {
+            case let .conflict(message):
+                throw SyncError.conflict("samples[\(index)]: \(message)")
+            case let .ignore(reason, existing):
+                results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
+            case .insert, .replace:
+                if case let .replace(old) = decision { state.tombstone(old.uuid, now: now) }
+                let uuid = input.uuid ?? freshUUID(in: state)
+                state.insert(Self.sample(input, uuid: uuid, source: source), patient: patient)
+                let outcome: UpsertOutcome = if case .replace = decision { .replaced } else { .inserted }
+                results.append(UpsertItemResult(index: index, uuid: uuid, outcome: outcome))
+            }
+        }
+        return UpsertBatchResult(anchor: state.headAnchor(storeID), results: results)
     }
 
     public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
-        write { state in
+        writeInPlace { state in
             var results: [DeleteItemResult] = []
             for uuid in uuids {
-                let outcome: DeleteOutcome
-                if let entry = state.live[uuid], entry.patient == patient {
-                    if entry.sample.source == source {
-                        state.tombstone(uuid, now: now)
-                        outcome = .deleted
-                    } else {
-                        outcome = .notOwned
-                    }
-                } else {
-                    outcome = .notFound
+                guard let entry = state.live[uuid], entry.patient == patient else {
+                    results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound))
+                    continue
                 }
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: outcome))
+                let owned = entry.sample.source == source
+                if owned { state.tombstone(uuid, now: now) }
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: entry.sample.syncIdentifier,
+                                                outcome: owned ? .deleted : .notOwned))
             }
             for id in syncIdentifiers {
                 if let sample = state.sample(patient: patient, source: source, syncIdentifier: id) {
@@ -103,7 +113,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
     }
 
     public func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
-        write { state in
+        writeInPlace { state in
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: report.syncIdentifier)
             let stored = state.reports[key].map { StoredReportState(syncVersion: $0.syncVersion, samples: state.samples(of: $0, key: key)) }
             let plan = WeeklyReportPlanner.plan(stored: stored, input: report)
@@ -151,7 +161,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
     }
 
     public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
-        write { state in
+        writeInPlace { state in
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: syncIdentifier)
             guard let report = state.reports.removeValue(forKey: key) else { return nil }
             let samples = state.samples(of: report, key: key)
@@ -161,7 +171,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
     }
 
     public func purgeTombstones(before horizon: Date) throws -> Int {
-        write { state in
+        writeInPlace { state in
             let purged = state.tombstones.values.filter { $0.object.deletedAt < horizon }
             for tomb in purged {
                 state.tombstones[tomb.object.uuid] = nil
