@@ -47,6 +47,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Applies a batch by `SyncRules.upsertDecision`, in order, atomically.
     public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
         // Only a client uuid can make a batch fail half-way (conflict); without one, skip the copy.
         if samples.allSatisfy({ $0.uuid == nil }) {
@@ -79,6 +80,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         return UpsertBatchResult(anchor: state.headAnchor(storeID), results: results)
     }
 
+    /// Deletes own samples by uuid, then by sync identifier, each leaving a tombstone.
     public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
         writeInPlace { state in
             var results: [DeleteItemResult] = []
@@ -104,14 +106,17 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// The head of the change log, stamped with the purge horizon.
     public func currentAnchor() throws -> Anchor {
         read { $0.headAnchor(storeID) }
     }
 
+    /// One page of the feed: each uuid's latest entry after the anchor, in sequence order.
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
         try read { state in try state.changes(query, storeID: storeID) }
     }
 
+    /// Posts a report by `WeeklyReportPlanner.plan`.
     public func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
         writeInPlace { state in
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: report.syncIdentifier)
@@ -142,6 +147,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// The most recently updated report with this id (any source), or nil.
     public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
         read { state in
             state.reports.filter { $0.key.patient == patient && $0.key.syncIdentifier == syncIdentifier }
@@ -150,6 +156,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Reports whose week starts in `[from, to]`, by week start, id and source.
     public func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] {
         read { state in
             state.reports.filter { $0.key.patient == patient && $0.value.weekStart >= from && $0.value.weekStart <= to }
@@ -160,6 +167,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Deletes the caller's report and tombstones its live samples, in key order.
     public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
         writeInPlace { state in
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: syncIdentifier)
@@ -170,6 +178,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Purges tombstones deleted before `horizon` and raises the purge horizon.
     public func purgeTombstones(before horizon: Date) throws -> Int {
         writeInPlace { state in
             let purged = state.tombstones.values.filter { $0.object.deletedAt < horizon }

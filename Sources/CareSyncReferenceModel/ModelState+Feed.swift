@@ -57,35 +57,3 @@ extension ModelState {
         return true
     }
 }
-
-/// What the model holds for one patient, for tests to compare a store's rebuilt state against.
-public struct ModelSnapshot: Hashable, Sendable {
-    /// Live samples by uuid.
-    public var samples: [UUID: Sample]
-    /// Kept tombstones by uuid.
-    public var deletedObjects: [UUID: DeletedObject]
-    /// Creates a snapshot.
-    public init(samples: [UUID: Sample], deletedObjects: [UUID: DeletedObject]) {
-        self.samples = samples; self.deletedObjects = deletedObjects
-    }
-}
-
-extension InMemorySyncStore {
-    /// The live samples and kept tombstones of `patient`.
-    public func snapshot(patient: String) -> ModelSnapshot {
-        read { state in
-            ModelSnapshot(samples: state.live.filter { $0.value.patient == patient }.mapValues(\.sample),
-                          deletedObjects: state.tombstones.filter { $0.value.patient == patient }.mapValues(\.object))
-        }
-    }
-
-    /// Every live sample with its patient (all patients), in uuid string order.
-    public func liveSamples() -> [(patient: String, sample: Sample)] {
-        read { state in
-            state.live.values.sorted { $0.sample.uuid.uuidString < $1.sample.uuid.uuidString }.map { ($0.patient, $0.sample) }
-        }
-    }
-
-    /// The sequence below which anchors are expired.
-    public var purgeHorizon: Int64 { read { $0.purgeHorizon } }
-}
