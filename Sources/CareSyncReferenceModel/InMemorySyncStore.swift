@@ -91,8 +91,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
                 }
                 let owned = entry.sample.source == source
                 if owned { state.tombstone(uuid, now: now) }
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: entry.sample.syncIdentifier,
-                                                outcome: owned ? .deleted : .notOwned))
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: owned ? .deleted : .notOwned))
             }
             for id in syncIdentifiers {
                 if let sample = state.sample(patient: patient, source: source, syncIdentifier: id) {

@@ -1,5 +1,6 @@
 import CareSyncCore
 import Foundation
+import CareSyncReferenceModel
 import Testing
 @testable import CareSyncStore
 
@@ -153,15 +154,3 @@ final class ViolationsLog: @unchecked Sendable {
     var all: [FeedConcurrencyTests.Violations] { lock.withLock { items } }
 }
 
-/// SplitMix64: a small seeded generator so a failing run can be repeated from its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -23,7 +23,7 @@ struct ModelBasedRun {
     let store: any SyncStore
     let model: InMemorySyncStore
     var generator: OperationGenerator
-    var rng: ContractRandom
+    var rng: SeededGenerator
     var storeToModel: [UUID: UUID] = [:]
     var modelToStore: [UUID: UUID] = [:]
     var knownUUIDs: [UUID] = []
@@ -34,7 +34,7 @@ struct ModelBasedRun {
     init(store: any SyncStore, seed: UInt64) {
         self.store = store
         generator = OperationGenerator(seed: seed)
-        rng = ContractRandom(seed: seed ^ 0xA5A5_A5A5)
+        rng = SeededGenerator(seed: seed ^ 0xA5A5_A5A5)
         // Seeded server uuids too, so a seed replays the model exactly.
         let uuids = SeededUUIDs(seed: seed ^ 0x5A5A_5A5A)
         model = InMemorySyncStore(storeID: "model", makeUUID: { uuids.next() })

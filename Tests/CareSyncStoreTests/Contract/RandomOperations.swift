@@ -1,18 +1,6 @@
 import CareSyncCore
 import Foundation
-
-/// SplitMix64: a tiny seeded generator, so a failing run replays from its seed.
-struct ContractRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import CareSyncReferenceModel
 
 /// One step of a model-based run. uuids are the model's; the runner translates them for the store under test.
 enum Operation: CustomStringConvertible {
@@ -44,11 +32,11 @@ struct OperationGenerator {
     static let reportKeys = ["mon", "tue", "wed", "thu"]
     static let base = Date(timeIntervalSince1970: 1_592_179_200) // 2020-06-15T00:00:00Z
 
-    var rng: ContractRandom
+    var rng: SeededGenerator
     /// Client uuids already posted, with what was posted, to retry (duplicate) or reuse (conflict).
     var posted: [(uuid: UUID, patient: String, source: String, input: SampleInput)] = []
 
-    init(seed: UInt64) { rng = ContractRandom(seed: seed) }
+    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
     mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }

@@ -1,2 +1,0 @@
-/// The CareSyncHTTP module; its types live in the files beside this one.
-public enum CareSyncHTTPModule {}

@@ -1,0 +1,114 @@
+import HTTPTypes
+
+/// Routes requests by method and path pattern (`/v1/patients/{patientId}/samples`).
+/// Unknown path: 404 `notFound`. Known path, other method: 405 `methodNotAllowed` with `Allow`.
+/// HEAD is answered by the GET route. A literal segment beats a `{parameter}` at the same place.
+public struct Router: HTTPResponder {
+    /// A request handler.
+    public typealias Handler = @Sendable (Request, RequestContext) async throws -> Response
+
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route; `pattern` is a path whose `{name}` segments become path parameters.
+    public mutating func on(_ method: HTTPRequest.Method, _ pattern: String, use handler: @escaping Handler) {
+        let segments = Self.split(pattern).map { part -> Segment in
+            if part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2 {
+                return .parameter(String(part.dropFirst().dropLast()))
+            }
+            return .literal(part)
+        }
+        routes.append(Route(method: method, segments: segments, handler: handler))
+    }
+
+    /// Adds a GET route.
+    public mutating func get(_ pattern: String, use handler: @escaping Handler) { on(.get, pattern, use: handler) }
+    /// Adds a POST route.
+    public mutating func post(_ pattern: String, use handler: @escaping Handler) { on(.post, pattern, use: handler) }
+    /// Adds a PUT route.
+    public mutating func put(_ pattern: String, use handler: @escaping Handler) { on(.put, pattern, use: handler) }
+    /// Adds a PATCH route.
+    public mutating func patch(_ pattern: String, use handler: @escaping Handler) { on(.patch, pattern, use: handler) }
+    /// Adds a DELETE route.
+    public mutating func delete(_ pattern: String, use handler: @escaping Handler) { on(.delete, pattern, use: handler) }
+
+    /// Finds the route for the request and calls its handler with the path parameters in the context.
+    public func respond(to request: Request, context: RequestContext) async throws -> Response {
+        let parts = Self.split(request.head.path)
+        var best: (route: Route, score: [Bool])?
+        var allowed: [HTTPRequest.Method] = []
+        for route in routes {
+            guard let score = Self.match(route.segments, parts) else { continue }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+            let methodFits = route.method == request.head.method
+                || (request.head.method == .head && route.method == .get)
+            guard methodFits else { continue }
+            if let current = best {
+                let exact = route.method == request.head.method && current.route.method != route.method
+                if Self.beats(score, current.score) || (exact && !Self.beats(current.score, score)) {
+                    best = (route, score)
+                }
+            } else {
+                best = (route, score)
+            }
+        }
+        guard let chosen = best?.route else {
+            if allowed.isEmpty { throw HTTPError.notFound("No resource at \(request.head.path).") }
+            if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
+            throw HTTPError.methodNotAllowed(allowed: allowed)
+        }
+        var pairs: [(String, String)] = []
+        for (segment, part) in zip(chosen.segments, parts) {
+            if case .parameter(let name) = segment {
+                pairs.append((name, QueryItem.percentDecoded(Substring(part))))
+            }
+        }
+        var routed = context
+        routed.parameters = PathParameters(pairs)
+        return try await chosen.handler(request, routed)
+    }
+
+    /// Literal-segment flags when `segments` matches `parts`, nil otherwise.
+    private static func match(_ segments: [Segment], _ parts: [String]) -> [Bool]? {
+        guard segments.count == parts.count else { return nil }
+        var score: [Bool] = []
+        score.reserveCapacity(parts.count)
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text):
+                guard text == part else { return nil }
+                score.append(true)
+            case .parameter:
+                guard !part.isEmpty else { return nil }
+                score.append(false)
+            }
+        }
+        return score
+    }
+
+    /// Whether `a` is more specific than `b` (a literal earlier wins).
+    private static func beats(_ a: [Bool], _ b: [Bool]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return x }
+        return false
+    }
+
+    /// "/a/b/" → ["a", "b", ""]; "/" → [""].
+    private static func split(_ path: String) -> [String] {
+        var body = Substring(path)
+        if body.hasPrefix("/") { body = body.dropFirst() }
+        return body.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+}
