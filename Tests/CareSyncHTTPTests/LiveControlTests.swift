@@ -141,3 +141,30 @@ extension LiveTests {
         }
     }
 }
+
+extension LiveTests {
+    @Suite struct HandlersOnEventLoops {
+        @Test func keepAlivePipeliningAndParkingWorkOnLoopExecutors() async throws {
+            var configuration = TestServer.configuration()
+            configuration.handlersOnEventLoops = true
+            configuration.eventLoopCount = 1
+            let released = AsyncStream<Void>.makeStream()
+            var router = TestServer.router()
+            router.get("/park") { _, _ in
+                for await _ in released.stream { break }
+                return .text("unparked")
+            }
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let parked = try RawClient(port: port)
+            parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
+            // The one loop is not held by the parked handler: another connection is served.
+            let client = try RawClient(port: port)
+            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi")
+            #expect(try client.read().text == "slow")
+            #expect(try client.read().text == "hi")
+            released.continuation.yield()
+            #expect(try parked.read().text == "unparked")
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}
