@@ -168,3 +168,26 @@ extension LiveTests {
         }
     }
 }
+
+extension LiveTests {
+    @Suite struct Signals {
+        @Test func sigtermFinishesTheRequestInFlightThenStops() async throws {
+            let (server, port) = try TestServer.start()
+            let installed = AsyncStream<Void>.makeStream()
+            let running = Task {
+                await server.runUntilTerminated(gracePeriod: .seconds(3)) { installed.continuation.yield() }
+            }
+            for await _ in installed.stream { break }
+            let client = try RawClient(port: port)
+            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))
+            kill(getpid(), SIGTERM)
+            let reply = try client.read()
+            #expect(reply.status == 200)
+            #expect(reply.header("Connection") == "close")
+            await running.value
+            #expect(server.connectionCount == 0)
+            #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+        }
+    }
+}
