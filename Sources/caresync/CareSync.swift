@@ -4,5 +4,7 @@ import CareSyncServer
 /// The `caresync` command line: it only wires the library targets together.
 @main
 struct CareSync: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "caresync", abstract: "CareSync sync server.")
+    static let configuration = CommandConfiguration(
+        commandName: "caresync", abstract: "CareSync sync server.",
+        subcommands: [HealthcheckCommand.self])
 }

@@ -1,0 +1,105 @@
+import Foundation
+
+/// RFC 3339 timestamps as api.md wants them: an offset or `Z` is required; kept to the millisecond.
+///
+///     RFC3339.parse("2020-06-18T09:30:00Z")          // 2020-06-18 09:30 UTC
+///     RFC3339.parse("2020-06-18T10:00:00.1234-07:00") // .123 s, 17:00 UTC
+///     RFC3339.parse("2020-06-18T09:30:00")           // nil: no offset
+public enum RFC3339 {
+    /// The instant, truncated to milliseconds, or nil when the text is not an RFC 3339 date-time with offset.
+    public static func parse(_ text: String) -> Date? {
+        parseMilliseconds(text).map(SyncRules.date(milliseconds:))
+    }
+
+    /// Milliseconds since 1970 for an RFC 3339 date-time with offset, or nil.
+    public static func parseMilliseconds(_ text: String) -> Int64? {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(4), scanner.take(UInt8(ascii: "-")),
+              let month = scanner.number(2), scanner.take(UInt8(ascii: "-")),
+              let day = scanner.number(2),
+              scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
+              let hour = scanner.number(2), scanner.take(UInt8(ascii: ":")),
+              let minute = scanner.number(2), scanner.take(UInt8(ascii: ":")),
+              let second = scanner.number(2) else { return nil }
+        var millis = 0
+        if scanner.take(UInt8(ascii: ".")) {
+            var digits = 0
+            while let digit = scanner.digit() {
+                if digits < 3 { millis = millis * 10 + digit }
+                digits += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { millis *= 10 }
+        }
+        var offsetMinutes = 0
+        if scanner.take(UInt8(ascii: "Z")) || scanner.take(UInt8(ascii: "z")) {
+            offsetMinutes = 0
+        } else {
+            let sign: Int
+            if scanner.take(UInt8(ascii: "+")) { sign = 1 } else if scanner.take(UInt8(ascii: "-")) { sign = -1 } else { return nil }
+            guard let oh = scanner.number(2), scanner.take(UInt8(ascii: ":")), let om = scanner.number(2),
+                  oh <= 23, om <= 59 else { return nil }
+            offsetMinutes = sign * (oh * 60 + om)
+        }
+        guard scanner.atEnd, year >= 1, CalendarDay.isValid(year: year, month: month, day: day),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = CalendarDay(year: year, month: month, day: day).daysSince1970
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
+        return seconds * 1000 + Int64(millis)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z` in UTC; milliseconds only when not zero.
+    public static func format(_ date: Date) -> String {
+        let ms = SyncRules.milliseconds(date)
+        let (seconds, millis) = (ms.floorDiv(1000), ms.floorMod(1000))
+        let day = CalendarDay(daysSince1970: Int(seconds.floorDiv(86_400)))
+        let inDay = Int(seconds.floorMod(86_400))
+        var text = day.description + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
+        if millis != 0 { text += "." + pad(Int(millis), 3) }
+        return text + "Z"
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+/// Reads fixed-width ASCII digits and literal bytes off a byte array.
+struct DigitScanner {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { position == bytes.count }
+
+    /// Consumes `byte` when it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Consumes one digit.
+    mutating func digit() -> Int? {
+        guard position < bytes.count, bytes[position] >= 48, bytes[position] <= 57 else { return nil }
+        position += 1
+        return Int(bytes[position - 1] - 48)
+    }
+
+    /// Consumes exactly `count` digits.
+    mutating func number(_ count: Int) -> Int? {
+        var value = 0
+        for _ in 0..<count {
+            guard let d = digit() else { return nil }
+            value = value * 10 + d
+        }
+        return value
+    }
+}
+
+extension Int64 {
+    func floorDiv(_ d: Int64) -> Int64 { let q = self / d; return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q }
+    func floorMod(_ d: Int64) -> Int64 { self - floorDiv(d) * d }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Turns sample drafts into canonical `SampleInput`s, collecting every problem with its index and field.
+///
+/// Nothing is partial: `validate(_:)` returns all inputs or throws `SyncError.validationFailed` with every
+/// problem of every draft, so a 422 names each bad index at once.
+public enum SampleValidator {
+    /// The most metadata keys one sample may carry.
+    public static let maxMetadataKeys = 64
+    /// The largest metadata, in bytes of its compact JSON form.
+    public static let maxMetadataBytes = 4096
+    /// The longest sync identifier, in UTF-8 bytes.
+    public static let maxSyncIdentifierBytes = 512
+    /// The message for a date that is not RFC 3339 with an offset.
+    static let dateMessage = "must be an RFC 3339 date-time with an offset or Z, such as 2020-06-18T09:30:00Z"
+
+    /// Validates a whole batch; throws `SyncError.validationFailed` listing every problem.
+    public static func validate(_ drafts: [SampleDraft]) throws -> [SampleInput] {
+        var problems: [ValidationProblem] = []
+        var inputs: [SampleInput] = []
+        for (index, draft) in drafts.enumerated() {
+            if let input = validate(draft, index: index, problems: &problems) { inputs.append(input) }
+        }
+        guard problems.isEmpty else { throw SyncError.validationFailed(problems) }
+        return inputs
+    }
+
+    /// Validates one draft, appending its problems; returns the input only when it has none.
+    public static func validate(_ draft: SampleDraft, index: Int?, problems: inout [ValidationProblem]) -> SampleInput? {
+        let before = problems.count
+        func problem(_ field: String, _ message: String) {
+            problems.append(ValidationProblem(index: index, field: field, message: message))
+        }
+
+        var uuid: UUID?
+        if let text = draft.uuid {
+            uuid = UUID(uuidString: text)
+            if uuid == nil { problem("uuid", "must be a UUID, such as 5E0B6B4C-7A0E-4D1B-9C55-2F1E3B9A0C11") }
+        }
+
+        var type: SampleType?
+        var unit: HealthUnit?
+        if let name = draft.type {
+            type = SampleType(identifier: name)
+            if type == nil { problem("type", "unknown type '\(name)'") }
+        } else {
+            problem("type", "is required")
+        }
+        if let type {
+            switch type.resolveUnit(draft.unit) {
+            case let .resolved(resolved): unit = resolved
+            case let .problem(message): problem("unit", message)
+            }
+        }
+
+        var value: Double?
+        if let raw = draft.value {
+            if !raw.isFinite {
+                problem("value", "must be a finite number")
+            } else if let type {
+                let converted = type.canonicalValue(raw, from: unit)
+                switch type.aggregation {
+                case .cumulative where raw < 0:
+                    problem("value", "must not be negative for cumulative type '\(type.rawValue)'")
+                case .category where raw.rounded() != raw || !(0...5).contains(raw):
+                    problem("value", "must be an integer from 0 to 5 for category type '\(type.rawValue)'")
+                default:
+                    if converted.isFinite { value = converted } else { problem("value", "is out of range once converted") }
+                }
+            }
+        } else {
+            problem("value", "is required")
+        }
+
+        let start = date(draft.start, field: "start", index: index, problems: &problems)
+        let end = date(draft.end, field: "end", index: index, problems: &problems)
+        if let start, let end, end < start { problem("end", "must not be before start") }
+
+        checkSyncFields(identifier: draft.syncIdentifier, version: draft.syncVersion, index: index, problems: &problems)
+        checkMetadata(draft.metadata ?? [:], index: index, problems: &problems)
+
+        guard problems.count == before, let type, let value, let start, let end else { return nil }
+        return SampleInput(uuid: uuid, type: type, value: value, start: start, end: end,
+                           syncIdentifier: draft.syncIdentifier, syncVersion: draft.syncVersion,
+                           metadata: draft.metadata ?? [:])
+    }
+
+    /// A required RFC 3339 date, or a problem.
+    static func date(_ text: String?, field: String, index: Int?, problems: inout [ValidationProblem]) -> Date? {
+        guard let text else {
+            problems.append(ValidationProblem(index: index, field: field, message: "is required"))
+            return nil
+        }
+        guard let date = RFC3339.parse(text) else {
+            problems.append(ValidationProblem(index: index, field: field, message: dateMessage))
+            return nil
+        }
+        return date
+    }
+
+    /// HealthKit's rule: `syncVersion` exactly when `syncIdentifier`; non-empty identifier, version ≥ 0.
+    static func checkSyncFields(identifier: String?, version: Int64?, index: Int?, problems: inout [ValidationProblem]) {
+        func problem(_ field: String, _ message: String) {
+            problems.append(ValidationProblem(index: index, field: field, message: message))
+        }
+        if let identifier {
+            if identifier.isEmpty { problem("syncIdentifier", "must not be empty") }
+            if identifier.utf8.count > maxSyncIdentifierBytes { problem("syncIdentifier", "must be at most \(maxSyncIdentifierBytes) bytes") }
+            if version == nil { problem("syncVersion", "is required when syncIdentifier is given") }
+        } else if version != nil {
+            problem("syncVersion", "is not allowed without syncIdentifier")
+        }
+        if let version, version < 0 { problem("syncVersion", "must not be negative") }
+    }
+
+    /// At most 64 keys and 4 KiB; numbers finite; `wasUserEntered` a boolean.
+    static func checkMetadata(_ metadata: [String: MetadataValue], index: Int?, problems: inout [ValidationProblem]) {
+        func problem(_ field: String, _ message: String) {
+            problems.append(ValidationProblem(index: index, field: field, message: message))
+        }
+        if metadata.count > maxMetadataKeys { problem("metadata", "must have at most \(maxMetadataKeys) keys, has \(metadata.count)") }
+        let size = metadataSize(metadata)
+        if size > maxMetadataBytes { problem("metadata", "must be at most \(maxMetadataBytes) bytes, is \(size)") }
+        for key in metadata.keys.sorted() {
+            if key.isEmpty { problem("metadata", "keys must not be empty") }
+            switch metadata[key]! {
+            case let .number(number) where !number.isFinite: problem("metadata.\(key)", "must be a finite number")
+            case .bool: break
+            default: if key == "wasUserEntered" { problem("metadata.wasUserEntered", "must be a boolean") }
+            }
+        }
+    }
+
+    /// The size of the metadata's compact JSON form, in bytes (strings counted unescaped).
+    public static func metadataSize(_ metadata: [String: MetadataValue]) -> Int {
+        var size = 2 + max(0, metadata.count - 1)
+        for (key, value) in metadata {
+            size += key.utf8.count + 3
+            switch value {
+            case let .string(text): size += text.utf8.count + 2
+            case let .number(number): size += "\(number)".utf8.count
+            case let .bool(flag): size += flag ? 4 : 5
+            }
+        }
+        return size
+    }
+}

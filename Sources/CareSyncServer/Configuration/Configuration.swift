@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+
+/// Every setting of a CareSync server, with the defaults of the API contract.
+///
+/// Build one with ``Configuration/load(configFile:environment:flags:)``: a JSON file,
+/// overlaid by `CARESYNC_*` environment variables, overlaid by command-line flags
+/// (flag > environment > file > default). ``ConfigurationKey`` lists every key.
+public struct Configuration: Sendable, Equatable {
+    /// The address the server listens on.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free port.
+    public var port: Int = 8080
+    /// The path of the SQLite database file.
+    public var databasePath: String = "./data/caresync.sqlite"
+    /// SQLite's `PRAGMA synchronous` for the write connection.
+    public var sqliteSynchronous: SQLiteSynchronous = .full
+    /// The folder holding the `NNNN_name.sql` migration files.
+    public var migrationsDirectory: String = "migrations"
+    /// Request size limits.
+    public var limits = Limits()
+    /// Socket deadlines.
+    public var timeouts = Timeouts()
+    /// Request-handling worker threads; 0 means one per CPU core.
+    public var workerCount: Int = 0
+    /// Connections held open at once; more are refused until one closes.
+    public var maxConnections: Int = 1024
+    /// Responses of at least this many bytes are gzipped for clients that accept gzip.
+    public var gzipThresholdBytes: Int = 1024
+    /// Tombstones older than this are purged; older anchors answer 410 `anchorExpired`.
+    public var tombstoneRetentionDays: Int = 90
+    /// How long a response is kept for replay under its `Idempotency-Key` (at least 24).
+    public var idempotencyRetentionHours: Int = 24
+    /// The lowest log level written.
+    public var logLevel: Logger.Level = .info
+    /// Log lines as readable text (development) or JSON lines (production).
+    public var logFormat: LogFormat = .text
+
+    /// The defaults of the API contract.
+    public init() {}
+
+    /// Request size limits (413, 414 and 431 when exceeded).
+    public struct Limits: Sendable, Equatable {
+        /// The largest request body, after gzip decompression.
+        public var bodyBytes: Int = 8 * 1024 * 1024
+        /// The most samples or deletions in one request.
+        public var samplesPerRequest: Int = 5_000
+        /// The longest request line (method, target, version).
+        public var requestLineBytes: Int = 8 * 1024
+        /// The largest header section.
+        public var headerBytes: Int = 16 * 1024
+        /// The most header fields.
+        public var headerCount: Int = 100
+        /// The contract's default limits.
+        public init() {}
+    }
+
+    /// Socket deadlines: a slow client is cut off, never waited on forever.
+    public struct Timeouts: Sendable, Equatable {
+        /// Time allowed to receive the request line and headers.
+        public var headerRead: Duration = .seconds(10)
+        /// Time allowed to receive the whole body.
+        public var bodyRead: Duration = .seconds(30)
+        /// Time an idle keep-alive connection stays open.
+        public var idle: Duration = .seconds(60)
+        /// Time allowed to send a response.
+        public var write: Duration = .seconds(30)
+        /// The default deadlines.
+        public init() {}
+    }
+
+    /// SQLite's `PRAGMA synchronous` levels.
+    public enum SQLiteSynchronous: String, Sendable, Equatable, CaseIterable {
+        /// No fsync: fast, loses transactions on power loss.
+        case off
+        /// In WAL mode, durable across crashes but not power loss.
+        case normal
+        /// Every commit is fsynced: no acknowledged write is lost.
+        case full
+        /// Like `full`, and also syncs the directory.
+        case extra
+    }
+
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, Equatable, CaseIterable {
+        /// One readable line per event, for a terminal.
+        case text
+        /// One JSON object per line, for a log collector.
+        case json
+    }
+}
+
+extension Configuration {
+    /// The worker count to use: ``workerCount``, or the number of active CPU cores when it is 0.
+    public var effectiveWorkerCount: Int {
+        workerCount > 0 ? workerCount : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+}

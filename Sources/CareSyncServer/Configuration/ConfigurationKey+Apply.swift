@@ -1,0 +1,138 @@
+import Logging
+
+extension ConfigurationKey {
+    /// Checks `value` for this key and stores it in `configuration`; a bad value names the key and the source.
+    func apply(
+        _ value: ConfigurationValue, to configuration: inout Configuration, source: ConfigurationSource
+    ) throws(ConfigurationError) {
+        func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+            guard let number = value.integerValue, range.contains(number) else {
+                throw invalid(value, source, "an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        func seconds() throws(ConfigurationError) -> Duration {
+            guard let number = value.numberValue, number.isFinite, number > 0, number <= 86_400 else {
+                throw invalid(value, source, "a number of seconds greater than 0 and at most 86400")
+            }
+            return .milliseconds(Int64((number * 1000).rounded(.up)))
+        }
+        func text() throws(ConfigurationError) -> String {
+            guard let string = value.stringValue,
+                  !string.allSatisfy(\.isWhitespace), !string.contains("\0") else {
+                throw invalid(value, source, "a non-empty string")
+            }
+            return string
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws(ConfigurationError) -> T
+        where T.RawValue == String {
+            guard let string = value.stringValue, let chosen = T(rawValue: string.lowercased()) else {
+                throw invalid(value, source, "one of " + T.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return chosen
+        }
+
+        switch self {
+        case .host:
+            let host = try text()
+            guard !host.contains(where: \.isWhitespace) else {
+                throw invalid(value, source, "a host name or IP address without spaces")
+            }
+            configuration.host = host
+        case .port: configuration.port = try integer(0...65_535)
+        case .database: configuration.databasePath = try text()
+        case .sqliteSynchronous: configuration.sqliteSynchronous = try choice(Configuration.SQLiteSynchronous.self)
+        case .migrationsDirectory: configuration.migrationsDirectory = try text()
+        case .limitsBodyBytes: configuration.limits.bodyBytes = try integer(1_024...1_073_741_824)
+        case .limitsSamplesPerRequest: configuration.limits.samplesPerRequest = try integer(1...100_000)
+        case .limitsRequestLineBytes: configuration.limits.requestLineBytes = try integer(64...1_048_576)
+        case .limitsHeaderBytes: configuration.limits.headerBytes = try integer(256...1_048_576)
+        case .limitsHeaderCount: configuration.limits.headerCount = try integer(1...10_000)
+        case .timeoutsHeaderReadSeconds: configuration.timeouts.headerRead = try seconds()
+        case .timeoutsBodyReadSeconds: configuration.timeouts.bodyRead = try seconds()
+        case .timeoutsIdleSeconds: configuration.timeouts.idle = try seconds()
+        case .timeoutsWriteSeconds: configuration.timeouts.write = try seconds()
+        case .workers: configuration.workerCount = try integer(0...1_024)
+        case .maxConnections: configuration.maxConnections = try integer(1...1_000_000)
+        case .gzipThresholdBytes: configuration.gzipThresholdBytes = try integer(0...1_073_741_824)
+        case .retentionTombstoneDays: configuration.tombstoneRetentionDays = try integer(1...36_500)
+        case .retentionIdempotencyHours: configuration.idempotencyRetentionHours = try integer(24...8_760)
+        case .logLevel: configuration.logLevel = try choice(Logger.Level.self)
+        case .logFormat: configuration.logFormat = try choice(Configuration.LogFormat.self)
+        }
+    }
+
+    /// This key's value in `configuration` as a JSON literal (for documentation and start-up logs).
+    public func jsonValue(in configuration: Configuration) -> String {
+        func string(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        func seconds(_ duration: Duration) -> String {
+            let (whole, attoseconds) = duration.components
+            if attoseconds == 0 { return String(whole) }
+            return String(Double(whole) + Double(attoseconds) / 1e18)
+        }
+        switch self {
+        case .host: return string(configuration.host)
+        case .port: return String(configuration.port)
+        case .database: return string(configuration.databasePath)
+        case .sqliteSynchronous: return string(configuration.sqliteSynchronous.rawValue)
+        case .migrationsDirectory: return string(configuration.migrationsDirectory)
+        case .limitsBodyBytes: return String(configuration.limits.bodyBytes)
+        case .limitsSamplesPerRequest: return String(configuration.limits.samplesPerRequest)
+        case .limitsRequestLineBytes: return String(configuration.limits.requestLineBytes)
+        case .limitsHeaderBytes: return String(configuration.limits.headerBytes)
+        case .limitsHeaderCount: return String(configuration.limits.headerCount)
+        case .timeoutsHeaderReadSeconds: return seconds(configuration.timeouts.headerRead)
+        case .timeoutsBodyReadSeconds: return seconds(configuration.timeouts.bodyRead)
+        case .timeoutsIdleSeconds: return seconds(configuration.timeouts.idle)
+        case .timeoutsWriteSeconds: return seconds(configuration.timeouts.write)
+        case .workers: return String(configuration.workerCount)
+        case .maxConnections: return String(configuration.maxConnections)
+        case .gzipThresholdBytes: return String(configuration.gzipThresholdBytes)
+        case .retentionTombstoneDays: return String(configuration.tombstoneRetentionDays)
+        case .retentionIdempotencyHours: return String(configuration.idempotencyRetentionHours)
+        case .logLevel: return string(configuration.logLevel.rawValue)
+        case .logFormat: return string(configuration.logFormat.rawValue)
+        }
+    }
+
+    /// The error for a value this key does not accept.
+    private func invalid(
+        _ value: ConfigurationValue, _ source: ConfigurationSource, _ expected: String
+    ) -> ConfigurationError {
+        .invalidValue(key: rawValue, value: value.shown, source: source, expected: expected)
+    }
+}
+
+extension ConfigurationValue {
+    /// An integer, from JSON or from decimal text.
+    var integerValue: Int? {
+        switch self {
+        case .integer(let value): value
+        case .number(let value) where value.rounded() == value && abs(value) < 1e15: Int(value)
+        case .text(let text): Int(text.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+    }
+
+    /// A number, from JSON or from decimal text.
+    var numberValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        case .text(let text): Double(text.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+    }
+
+    /// A string, from a JSON string or text; never from a JSON number or boolean.
+    var stringValue: String? {
+        switch self {
+        case .text(let text), .string(let text): text
+        default: nil
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,97 @@
+/// Every configuration key. The raw value is the dotted path in the JSON file
+/// (`limits.bodyBytes` is `{"limits": {"bodyBytes": …}}`); ``environmentVariable`` derives from it.
+public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
+    case host
+    case port
+    case database
+    case sqliteSynchronous = "sqlite.synchronous"
+    case migrationsDirectory
+    case limitsBodyBytes = "limits.bodyBytes"
+    case limitsSamplesPerRequest = "limits.samplesPerRequest"
+    case limitsRequestLineBytes = "limits.requestLineBytes"
+    case limitsHeaderBytes = "limits.headerBytes"
+    case limitsHeaderCount = "limits.headerCount"
+    case timeoutsHeaderReadSeconds = "timeouts.headerReadSeconds"
+    case timeoutsBodyReadSeconds = "timeouts.bodyReadSeconds"
+    case timeoutsIdleSeconds = "timeouts.idleSeconds"
+    case timeoutsWriteSeconds = "timeouts.writeSeconds"
+    case workers
+    case maxConnections
+    case gzipThresholdBytes
+    case retentionTombstoneDays = "retention.tombstoneDays"
+    case retentionIdempotencyHours = "retention.idempotencyHours"
+    case logLevel = "log.level"
+    case logFormat = "log.format"
+
+    /// The prefix of every CareSync environment variable.
+    public static let environmentPrefix = "CARESYNC_"
+    /// The environment variable naming the config file (not a setting itself).
+    public static let configFileVariable = "CARESYNC_CONFIG"
+
+    /// The environment variable: `limits.bodyBytes` → `CARESYNC_LIMITS_BODY_BYTES`.
+    public var environmentVariable: String {
+        var name = Self.environmentPrefix
+        for character in rawValue {
+            if character == "." {
+                name.append("_")
+            } else if character.isUppercase {
+                name.append("_")
+                name.append(character)
+            } else {
+                name.append(contentsOf: character.uppercased())
+            }
+        }
+        return name
+    }
+
+    /// The command-line spelling: `limits.bodyBytes` → `limits-body-bytes`.
+    public var flagName: String {
+        String(environmentVariable.dropFirst(Self.environmentPrefix.count)).lowercased()
+            .replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// Finds a key by its dotted name or its flag spelling.
+    public init?(name: String) {
+        if let key = ConfigurationKey(rawValue: name) {
+            self = key
+        } else if let key = ConfigurationKey.allCases.first(where: { $0.flagName == name }) {
+            self = key
+        } else {
+            return nil
+        }
+    }
+
+    /// Orders keys as they are declared, so errors come out in a stable order.
+    public static func < (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// One line documenting the key, its unit and its default.
+    public var summary: String {
+        switch self {
+        case .host: "Address to listen on (the container image uses 0.0.0.0)."
+        case .port: "TCP port, 0...65535; 0 picks a free port."
+        case .database: "Path of the SQLite database file."
+        case .sqliteSynchronous: "SQLite PRAGMA synchronous: off, normal, full or extra."
+        case .migrationsDirectory: "Folder with the NNNN_name.sql migration files."
+        case .limitsBodyBytes: "Largest request body in bytes, after gzip decompression (413)."
+        case .limitsSamplesPerRequest: "Most samples or deletions in one request (413)."
+        case .limitsRequestLineBytes: "Longest request line in bytes (414)."
+        case .limitsHeaderBytes: "Largest header section in bytes (431)."
+        case .limitsHeaderCount: "Most header fields in one request (431)."
+        case .timeoutsHeaderReadSeconds: "Seconds allowed to receive the request line and headers."
+        case .timeoutsBodyReadSeconds: "Seconds allowed to receive the request body."
+        case .timeoutsIdleSeconds: "Seconds an idle keep-alive connection stays open."
+        case .timeoutsWriteSeconds: "Seconds allowed to send a response."
+        case .workers: "Request-handling worker threads; 0 means one per CPU core."
+        case .maxConnections: "Connections held open at once, long polls included."
+        case .gzipThresholdBytes: "Smallest response body in bytes that is gzipped for clients that accept it."
+        case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."
+        case .retentionIdempotencyHours: "Hours an Idempotency-Key answer is replayed; at least 24."
+        case .logLevel: "Lowest log level: trace, debug, info, notice, warning, error or critical."
+        case .logFormat: "Log format: text (development) or json (JSON lines, production)."
+        }
+    }
+}
+
+import Foundation

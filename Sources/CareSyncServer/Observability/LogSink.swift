@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where finished log lines go: standard error in the server, a buffer in tests.
+public struct LogSink: Sendable {
+    /// Writes one complete line (without its newline).
+    public let write: @Sendable (String) -> Void
+
+    /// A sink calling `write` for every line.
+    public init(write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    /// Standard error, one `write(2)` per line under a lock so lines never interleave.
+    /// (Standard output is kept for command results such as `token create`'s secret.)
+    public static let standardError = LogSink { line in
+        StandardErrorWriter.shared.write(line + "\n")
+    }
+}
+
+/// Serializes writes to file descriptor 2.
+private final class StandardErrorWriter: @unchecked Sendable {
+    static let shared = StandardErrorWriter()
+    /// Guards the descriptor; `@unchecked Sendable` is sound because every write holds it.
+    private let lock = NSLock()
+
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        lock.lock()
+        defer { lock.unlock() }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Prometheus
+
+/// CareSync's metrics, kept in one Prometheus registry that `/metrics` renders.
+///
+/// Create one per server; tests create their own, so no global state is shared.
+/// Labels are bounded: `route` is a route template (`/v1/patients/{patientId}/samples`),
+/// never a concrete path, so patient ids never become label values.
+public final class ServerMetrics: Sendable {
+    /// The registry every metric lives in.
+    public let registry: PrometheusCollectorRegistry
+
+    /// Request latency buckets: 1 ms to 60 s (long polls wait up to 60 s).
+    public static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .microseconds(2_500), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .microseconds(2_500_000), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+    ]
+
+    /// Database write buckets: 100 µs to 5 s.
+    public static let databaseBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2_500),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+    ]
+
+    private let openConnections: Gauge
+    private let parkedLongPolls: Gauge
+    private let feedPages: Counter
+    private let tombstonesPurged: Counter
+
+    /// Metrics in `registry` (a fresh one by default).
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        openConnections = registry.makeGauge(descriptor: Self.describe(MetricName.openConnections, "Open client connections."))
+        parkedLongPolls = registry.makeGauge(descriptor: Self.describe(
+            MetricName.parkedLongPolls, "Change-feed requests waiting for a change (wait=)."))
+        feedPages = registry.makeCounter(descriptor: Self.describe(MetricName.feedPagesServed, "Change-feed pages answered."))
+        tombstonesPurged = registry.makeCounter(descriptor: Self.describe(
+            MetricName.tombstonesPurged, "Tombstones removed by the retention job."))
+    }
+
+    /// Counts one finished request and records its duration.
+    public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: Self.describe(
+                MetricName.httpRequests, "Finished HTTP requests by route template, method and status."),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.describe(
+                MetricName.httpRequestDuration, "HTTP request duration by route template and method."),
+            labels: [("route", route), ("method", method)], buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// A client connection was accepted.
+    public func connectionOpened() { openConnections.increment() }
+    /// A client connection was closed.
+    public func connectionClosed() { openConnections.decrement() }
+    /// A change-feed request started waiting for a change.
+    public func longPollParked() { parkedLongPolls.increment() }
+    /// A waiting change-feed request was answered or gave up.
+    public func longPollUnparked() { parkedLongPolls.decrement() }
+    /// A change-feed page was answered.
+    public func feedPageServed() { feedPages.increment() }
+    /// The retention job removed `count` tombstones.
+    public func recordTombstonesPurged(_ count: Int) { tombstonesPurged.increment(by: Int64(count)) }
+
+    /// Records how long one write transaction took; `operation` is a small fixed name (`samples`, `report`).
+    public func recordDatabaseWrite(operation: String, duration: Duration) {
+        registry.makeDurationHistogram(
+            descriptor: Self.describe(
+                MetricName.databaseWriteDuration, "Database write transaction duration by operation."),
+            labels: [("operation", operation)], buckets: Self.databaseBuckets
+        ).record(duration)
+    }
+
+    /// Counts samples written with one outcome (`inserted`, `replaced`, `ignored`, `deleted`).
+    public func recordSamplesIngested(_ count: Int, outcome: String) {
+        guard count > 0 else { return }
+        registry.makeCounter(
+            descriptor: Self.describe(MetricName.samplesIngested, "Samples written by outcome."),
+            labels: [("outcome", outcome)]
+        ).increment(by: Int64(count))
+    }
+
+    /// The Prometheus text exposition (format 0.0.4) of every metric, for `GET /metrics`.
+    public func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+
+    /// A descriptor for a full metric name with its help text.
+    private static func describe(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
+    /// The `Content-Type` of ``exposition()``.
+    public static let expositionContentType = "text/plain; version=0.0.4; charset=utf-8"
+}

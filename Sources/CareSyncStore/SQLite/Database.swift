@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+
+/// A database file shared by threads: one writer connection on a serial queue, and a pool of readers.
+///
+/// Writes are serialized and each runs in a `BEGIN IMMEDIATE` transaction; reads run concurrently
+/// (WAL mode), each in one read transaction, so everything a `read` closure sees is one snapshot.
+/// Connections are only reachable inside the closures; don't let them escape.
+///
+/// ```swift
+/// let database = try Database(path: "data/caresync.sqlite")
+/// try Migrator(directory: migrationsURL).migrate(database)
+/// try database.write { db in try db.execute("DELETE FROM tokens WHERE id = ?", [.text(id)]) }
+/// let count = try database.read { db in try db.scalarInt64("SELECT count(*) FROM tokens") ?? 0 }
+/// ```
+public final class Database: @unchecked Sendable {
+    // @unchecked: `writer` is only touched on `writerQueue`; readers are handed out under `poolLock`,
+    // one thread at a time. Those two rules are what makes sharing this class safe.
+
+    /// Pool size and the connections' settings.
+    public struct Configuration: Hashable, Sendable {
+        /// Settings of the writer connection (readers copy them, read-only).
+        public var connection = ConnectionConfiguration()
+        /// The most reader connections open at once; more concurrent reads wait.
+        public var maximumReaders: Int = 4
+        /// The default: WAL, `synchronous=NORMAL`, 4 readers.
+        public init() {}
+    }
+
+    /// The database file.
+    public let path: String
+    /// The settings it was opened with.
+    public let configuration: Configuration
+
+    private let writer: Connection
+    private let writerQueue: DispatchQueue
+    private let writerKey = DispatchSpecificKey<Bool>()
+    private let poolLock = NSLock()
+    private var idleReaders: [Connection] = []
+    private let readerSlots: DispatchSemaphore
+
+    /// Opens (creating if needed) the database at `path`. The writer opens now; readers open on demand.
+    public init(path: String, configuration: Configuration = .init()) throws {
+        self.path = path
+        self.configuration = configuration
+        self.writer = try Connection(path: path, configuration: configuration.connection)
+        self.writerQueue = DispatchQueue(label: "caresync.database.writer")
+        self.readerSlots = DispatchSemaphore(value: max(1, configuration.maximumReaders))
+        writerQueue.setSpecific(key: writerKey, value: true)
+    }
+
+    /// Runs `body` on the writer connection inside `BEGIN IMMEDIATE` … `COMMIT` (rolled back if it throws).
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in try db.transaction(.immediate) { try body(db) } }
+    }
+
+    /// Runs `body` on the writer connection with no transaction around it (PRAGMAs, VACUUM, migrations).
+    public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        precondition(DispatchQueue.getSpecific(key: writerKey) == nil, "Database.write called inside write: deadlock")
+        return try writerQueue.sync { try body(writer) }
+    }
+
+    /// Runs `body` on a reader connection inside one read transaction: one consistent snapshot.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try readWithoutTransaction { db in try db.transaction(.deferred) { try body(db) } }
+    }
+
+    /// Runs `body` on a reader connection with no transaction around it (each statement its own snapshot).
+    public func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        let reader = try checkOutReader()
+        defer { checkIn(reader) }
+        return try body(reader)
+    }
+
+    private func checkOutReader() throws -> Connection {
+        readerSlots.wait()
+        poolLock.lock()
+        if let reader = idleReaders.popLast() {
+            poolLock.unlock()
+            return reader
+        }
+        poolLock.unlock()
+        do {
+            var settings = configuration.connection
+            settings.readOnly = true
+            return try Connection(path: path, configuration: settings)
+        } catch {
+            readerSlots.signal()
+            throw error
+        }
+    }
+
+    private func checkIn(_ reader: Connection) {
+        reader.rollbackQuietly()
+        poolLock.lock()
+        idleReaders.append(reader)
+        poolLock.unlock()
+        readerSlots.signal()
+    }
+}

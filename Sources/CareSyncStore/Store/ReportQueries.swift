@@ -1,0 +1,97 @@
+import CareSyncCore
+import Foundation
+
+/// Rows of `weekly_reports` and the live samples they point to.
+enum ReportQueries {
+    /// One `weekly_reports` row.
+    struct Row {
+        var source: String
+        var syncIdentifier: String
+        var syncVersion: Int64
+        var weekStart: CalendarDay
+        var timeZone: String
+        var keys: [String]
+        var updatedAt: Int64
+    }
+
+    private static let columns = "source, sync_id, sync_version, week_start, time_zone, keys, updated_at_ms"
+
+    private static func decode(_ s: Statement) throws -> Row {
+        guard let day = CalendarDay(iso: s.string(3)) else { throw StoreCorruption("bad week_start \(s.string(3))") }
+        let keys = try JSONDecoder().decode([String].self, from: Data(s.string(5).utf8))
+        return Row(source: s.string(0), syncIdentifier: s.string(1), syncVersion: s.int64(2), weekStart: day,
+                   timeZone: s.string(4), keys: keys, updatedAt: s.int64(6))
+    }
+
+    /// The report of (patient, source, syncIdentifier).
+    static func row(_ db: Connection, patient: String, source: String, syncIdentifier: String) throws -> Row? {
+        try db.fetchOne("SELECT \(columns) FROM weekly_reports WHERE patient = ? AND source = ? AND sync_id = ?",
+                        [.text(patient), .text(source), .text(syncIdentifier)], decode)
+    }
+
+    /// The report with this id from any source: the latest `updated_at` wins, ties go to the smallest source.
+    static func latestRow(_ db: Connection, patient: String, syncIdentifier: String) throws -> Row? {
+        try db.fetchOne("""
+            SELECT \(columns) FROM weekly_reports WHERE patient = ? AND sync_id = ?
+            ORDER BY updated_at_ms DESC, source ASC LIMIT 1
+            """, [.text(patient), .text(syncIdentifier)], decode)
+    }
+
+    /// Reports whose week starts within [from, to], by week start, id, source.
+    static func rows(_ db: Connection, patient: String, from: CalendarDay, to: CalendarDay) throws -> [Row] {
+        try db.fetchAll("""
+            SELECT \(columns) FROM weekly_reports WHERE patient = ? AND week_start BETWEEN ? AND ?
+            ORDER BY week_start, sync_id, source
+            """, [.text(patient), .text(from.iso), .text(to.iso)], decode)
+    }
+
+    /// Inserts or updates a report row.
+    static func save(_ db: Connection, patient: String, row: Row) throws {
+        let keys = String(decoding: try JSONEncoder().encode(row.keys), as: UTF8.self)
+        try db.execute("""
+            INSERT INTO weekly_reports (patient, source, sync_id, sync_version, week_start, time_zone, keys, updated_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (patient, source, sync_id) DO UPDATE SET sync_version = excluded.sync_version,
+              week_start = excluded.week_start, time_zone = excluded.time_zone, keys = excluded.keys,
+              updated_at_ms = excluded.updated_at_ms
+            """, [.text(patient), .text(row.source), .text(row.syncIdentifier), .integer(row.syncVersion),
+                  .text(row.weekStart.iso), .text(row.timeZone), .text(keys), .integer(row.updatedAt)])
+    }
+
+    /// For each key of the report's current version, the live sample of (patient, source, `<report>/<key>`).
+    static func liveSamples(_ db: Connection, patient: String, row: Row) throws -> [String: Sample] {
+        var samples: [String: Sample] = [:]
+        for key in row.keys {
+            let id = SyncRules.derivedSyncIdentifier(report: row.syncIdentifier, key: key)
+            if let sample = try db.fetchOne("""
+                SELECT \(SampleRow.sampleColumns) FROM samples
+                WHERE patient = ? AND source = ? AND sync_id = ? AND sync_id IS NOT NULL
+                """, [.text(patient), .text(row.source), .text(id)], { try SampleRow.decodeSample($0) }) {
+                samples[key] = sample
+            }
+        }
+        return samples
+    }
+
+    /// The full report of a row.
+    static func report(_ db: Connection, patient: String, row: Row) throws -> WeeklyReport {
+        WeeklyReport(syncIdentifier: row.syncIdentifier, syncVersion: row.syncVersion, weekStart: row.weekStart,
+                     timeZone: row.timeZone, source: row.source, samples: try liveSamples(db, patient: patient, row: row),
+                     updatedAt: SyncRules.date(milliseconds: row.updatedAt))
+    }
+}
+
+extension CalendarDay {
+    /// `YYYY-MM-DD`, zero padded (sorts as text).
+    var iso: String {
+        func pad(_ n: Int, _ width: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, width - s.count)) + s }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    init?(iso: String) {
+        let parts = iso.split(separator: "-")
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+}

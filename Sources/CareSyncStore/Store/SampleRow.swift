@@ -1,0 +1,95 @@
+import CareSyncCore
+import Foundation
+
+/// How samples and tombstones map to rows of `samples` and `tombstones` (see migrations/0001_sync_store.sql).
+enum SampleRow {
+    /// The columns `decodeSample` reads, in order (after any leading columns given by `offset`).
+    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata"
+    /// The columns `decodeTombstone` reads, in order.
+    static let tombstoneColumns = "seq, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms"
+
+    /// A sample from a row whose columns are `sampleColumns` starting at `offset`.
+    static func decodeSample(_ row: Statement, offset: Int32 = 0) throws -> Sample {
+        Sample(uuid: try uuid(row, offset + 1), type: try type(row, offset + 2), value: row.double(offset + 3),
+               start: SyncRules.date(milliseconds: row.int64(offset + 4)),
+               end: SyncRules.date(milliseconds: row.int64(offset + 5)),
+               syncIdentifier: row.optionalString(offset + 6), syncVersion: row.optionalInt64(offset + 7),
+               source: row.string(offset + 8),
+               metadata: try MetadataCoding.decode(row.optionalString(offset + 9)))
+    }
+
+    /// A deleted object from a row whose columns are `tombstoneColumns` starting at `offset`.
+    static func decodeTombstone(_ row: Statement, offset: Int32 = 0) throws -> DeletedObject {
+        DeletedObject(uuid: try uuid(row, offset + 1), type: try type(row, offset + 2),
+                      syncIdentifier: row.optionalString(offset + 5), syncVersion: row.optionalInt64(offset + 6),
+                      source: row.string(offset + 7),
+                      start: SyncRules.date(milliseconds: row.int64(offset + 3)),
+                      end: SyncRules.date(milliseconds: row.int64(offset + 4)),
+                      deletedAt: SyncRules.date(milliseconds: row.int64(offset + 8)))
+    }
+
+    private static func uuid(_ row: Statement, _ index: Int32) throws -> UUID {
+        guard let uuid = row.uuid(index) else { throw StoreCorruption("uuid column is not 16 bytes") }
+        return uuid
+    }
+
+    private static func type(_ row: Statement, _ index: Int32) throws -> SampleType {
+        let name = row.string(index)
+        guard let type = SampleType(rawValue: name) else { throw StoreCorruption("unknown sample type \(name)") }
+        return type
+    }
+}
+
+/// A stored row that breaks the schema's invariants (written by something else, or damaged).
+public struct StoreCorruption: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Sample metadata as JSON text: an object of string, number and boolean values, keys sorted; NULL when empty.
+enum MetadataCoding {
+    private enum Value: Codable {
+        case string(String), number(Double), bool(Bool)
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let b = try? c.decode(Bool.self) { self = .bool(b) }
+            else if let d = try? c.decode(Double.self) { self = .number(d) }
+            else { self = .string(try c.decode(String.self)) }
+        }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .string(let s): try c.encode(s)
+            case .number(let d): try c.encode(d)
+            case .bool(let b): try c.encode(b)
+            }
+        }
+    }
+
+    static func encode(_ metadata: [String: MetadataValue]) throws -> String? {
+        guard !metadata.isEmpty else { return nil }
+        let values = metadata.mapValues { value -> Value in
+            switch value {
+            case .string(let s): .string(s)
+            case .number(let d): .number(d)
+            case .bool(let b): .bool(b)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(values), as: UTF8.self)
+    }
+
+    static func decode(_ text: String?) throws -> [String: MetadataValue] {
+        guard let text, !text.isEmpty else { return [:] }
+        let values = try JSONDecoder().decode([String: Value].self, from: Data(text.utf8))
+        return values.mapValues { value in
+            switch value {
+            case .string(let s): .string(s)
+            case .number(let d): .number(d)
+            case .bool(let b): .bool(b)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import CareSyncCore
+import Foundation
+
+/// Reads shared by the store's read and write paths: identity, head, horizon, anchor checks.
+enum StoreQueries {
+    /// The highest sequence ever taken (0 for an empty store). AUTOINCREMENT keeps it in sqlite_sequence.
+    static func head(_ db: Connection) throws -> Int64 {
+        try db.scalarInt64("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
+    }
+
+    /// A value of `store_meta`.
+    static func meta(_ db: Connection, _ key: String) throws -> String? {
+        try db.scalarString("SELECT value FROM store_meta WHERE key = ?", [.text(key)])
+    }
+
+    /// Sets a value of `store_meta`.
+    static func setMeta(_ db: Connection, _ key: String, _ value: String) throws {
+        try db.execute("INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                       [.text(key), .text(value)])
+    }
+
+    /// The store id anchors carry.
+    static func storeID(_ db: Connection) throws -> String {
+        guard let id = try meta(db, "store_id"), !id.isEmpty else { throw StoreCorruption("store_meta has no store_id") }
+        return id
+    }
+
+    /// Anchors with a lower sequence may have missed a purged tombstone.
+    static func purgeHorizon(_ db: Connection) throws -> Int64 {
+        Int64(try meta(db, "purge_horizon") ?? "0") ?? 0
+    }
+
+    /// The sequence a client anchor stands for in this store, after the checks of docs/sync-rules.md:
+    /// another store (unless an earlier identity of this one, within its valid range), a negative
+    /// sequence or one above the head → `invalidAnchor`; below the purge horizon → `anchorExpired`.
+    static func validate(_ anchor: Anchor, storeID: String, head: Int64, db: Connection) throws -> Int64 {
+        if anchor.storeID != storeID {
+            guard let validThrough = try db.scalarInt64("SELECT valid_through FROM store_lineage WHERE store_id = ?",
+                                                        [.text(anchor.storeID)]),
+                  anchor.sequence <= validThrough else { throw SyncError.invalidAnchor }
+        }
+        guard anchor.sequence >= 0, anchor.sequence <= head else { throw SyncError.invalidAnchor }
+        guard anchor.sequence >= (try purgeHorizon(db)) else { throw SyncError.anchorExpired }
+        return anchor.sequence
+    }
+}

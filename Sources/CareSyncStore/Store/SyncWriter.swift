@@ -1,0 +1,168 @@
+import CareSyncCore
+import Foundation
+
+/// The sync store's writes, run on the writer connection inside one open write transaction.
+///
+/// Every change takes the next sequence by inserting into `change_log` (AUTOINCREMENT) inside that
+/// transaction, so sequences follow commit order. The decisions themselves are `SyncRules` and
+/// `WeeklyReportPlanner` (CareSyncCore); this type only reads and writes rows.
+/// Not `Sendable`: it wraps a connection that is only valid inside `Database.write`.
+public struct SyncWriter {
+    /// The writer connection, inside a transaction; use it to write your own tables in the same transaction.
+    public let db: Connection
+    let storeID: String
+    private let statements: Statements
+
+    init(db: Connection, storeID: String) {
+        precondition(db.isInTransaction, "SyncWriter needs an open write transaction")
+        self.db = db; self.storeID = storeID; self.statements = Statements(db: db)
+    }
+
+    /// The hot statements, looked up in the connection's cache once per write rather than once per row.
+    private final class Statements {
+        let db: Connection
+        init(db: Connection) { self.db = db }
+        lazy var byKey = Result { try db.cachedStatement("""
+            SELECT \(SampleRow.sampleColumns) FROM samples
+            WHERE patient = ? AND source = ? AND sync_id = ? AND sync_id IS NOT NULL
+            """) }
+        lazy var log = Result { try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)") }
+        lazy var insert = Result { try db.cachedStatement("""
+            INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """) }
+    }
+
+    /// The anchor at the head of the change log, including this transaction's changes.
+    public func headAnchor() throws -> Anchor { Anchor(storeID: storeID, sequence: try StoreQueries.head(db)) }
+
+    // MARK: Samples
+
+    /// HealthKit's upsert for a batch, in order; throws `SyncError.conflict` (the caller's transaction rolls back).
+    public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
+        var results: [UpsertItemResult] = []
+        results.reserveCapacity(samples.count)
+        for (index, input) in samples.enumerated() {
+            let byUUID = try input.uuid.map { try existing(uuid: $0) } ?? .unknown
+            let byKey = try input.syncIdentifier.map { try liveSample(patient: patient, source: source, syncIdentifier: $0) } ?? nil
+            switch SyncRules.upsertDecision(incoming: input, patient: patient, source: source, byUUID: byUUID, byKey: byKey) {
+            case .insert:
+                let uuid = try insert(input, patient: patient, source: source)
+                results.append(UpsertItemResult(index: index, uuid: uuid, outcome: .inserted))
+            case .replace(let old):
+                try tombstone(old, patient: patient, now: now)
+                let uuid = try insert(input, patient: patient, source: source)
+                results.append(UpsertItemResult(index: index, uuid: uuid, outcome: .replaced))
+            case .ignore(let reason, let existing):
+                results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
+            case .conflict(let message):
+                throw SyncError.conflict("samples[\(index)]: \(message)")
+            }
+        }
+        return results
+    }
+
+    /// Deletes the caller's own samples by uuid, then by sync identifier; each deletion leaves a tombstone.
+    public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
+        var results: [DeleteItemResult] = []
+        for uuid in uuids {
+            let found = try db.fetchOne("SELECT patient, \(SampleRow.sampleColumns) FROM samples WHERE uuid = ?",
+                                        [.blob(uuid.bytes)]) { ($0.string(0), try SampleRow.decodeSample($0, offset: 1)) }
+            guard let (owner, sample) = found, owner == patient else {
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound)); continue
+            }
+            guard sample.source == source else {
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: sample.syncIdentifier, outcome: .notOwned)); continue
+            }
+            try tombstone(sample, patient: patient, now: now)
+            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: sample.syncIdentifier, outcome: .deleted))
+        }
+        for identifier in syncIdentifiers {
+            guard let sample = try liveSample(patient: patient, source: source, syncIdentifier: identifier) else {
+                results.append(DeleteItemResult(uuid: nil, syncIdentifier: identifier, outcome: .notFound)); continue
+            }
+            try tombstone(sample, patient: patient, now: now)
+            results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: identifier, outcome: .deleted))
+        }
+        return results
+    }
+
+    // MARK: Rows
+
+    /// The live sample of (patient, source, syncIdentifier), if any.
+    func liveSample(patient: String, source: String, syncIdentifier: String) throws -> Sample? {
+        let statement = try statements.byKey.get()
+        try statement.bind(patient, at: 1)
+        try statement.bind(source, at: 2)
+        try statement.bind(syncIdentifier, at: 3)
+        return try statement.first { try SampleRow.decodeSample($0) }
+    }
+
+    /// What the store holds under a uuid: a live sample (with its patient), a tombstone, or nothing.
+    func existing(uuid: UUID) throws -> ExistingUUID {
+        if let live = try db.fetchOne("SELECT patient, \(SampleRow.sampleColumns) FROM samples WHERE uuid = ?",
+                                      [.blob(uuid.bytes)], { ($0.string(0), try SampleRow.decodeSample($0, offset: 1)) }) {
+            return .live(live.1, patient: live.0)
+        }
+        let deleted = try db.scalarInt64("SELECT count(*) FROM tombstones WHERE uuid = ?", [.blob(uuid.bytes)]) ?? 0
+        return deleted > 0 ? .deleted : .unknown
+    }
+
+    /// Takes the next sequence for a change of `patient`.
+    private func nextSequence(patient: String, kind: Int64, uuid: UUID) throws -> Int64 {
+        let log = try statements.log.get()
+        try log.bind(patient, at: 1)
+        try log.bind(kind, at: 2)
+        try log.bind(uuid, at: 3)
+        try log.execute()
+        return db.lastInsertRowID
+    }
+
+    /// Stores `input` as a new live sample (the client's uuid, else a new one); returns its uuid.
+    @discardableResult
+    func insert(_ input: SampleInput, patient: String, source: String) throws -> UUID {
+        let uuid = input.uuid ?? TimeOrderedUUID.make()
+        let seq = try nextSequence(patient: patient, kind: 0, uuid: uuid)
+        let insert = try statements.insert.get()
+        try insert.bind(seq, at: 1)
+        try insert.bind(patient, at: 2)
+        try insert.bind(uuid, at: 3)
+        try insert.bind(input.type.rawValue, at: 4)
+        try insert.bind(input.value, at: 5)
+        try insert.bind(SyncRules.milliseconds(input.start), at: 6)
+        try insert.bind(SyncRules.milliseconds(input.end), at: 7)
+        try insert.bind(input.syncIdentifier, at: 8)
+        try insert.bind(input.syncVersion, at: 9)
+        try insert.bind(source, at: 10)
+        try insert.bind(try MetadataCoding.encode(input.metadata), at: 11)
+        try insert.execute()
+        return uuid
+    }
+
+    /// Removes a live sample and leaves its tombstone, under the next sequence.
+    func tombstone(_ sample: Sample, patient: String, now: Date) throws {
+        try db.execute("DELETE FROM samples WHERE uuid = ?", [.blob(sample.uuid.bytes)])
+        guard db.changes == 1 else { throw StoreCorruption("tombstoning a sample that is not live") }
+        let seq = try nextSequence(patient: patient, kind: 1, uuid: sample.uuid)
+        let insert = try db.cachedStatement("""
+            INSERT INTO tombstones (seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.bind(seq, at: 1)
+        try insert.bind(patient, at: 2)
+        try insert.bind(sample.uuid, at: 3)
+        try insert.bind(sample.type.rawValue, at: 4)
+        try insert.bind(SyncRules.milliseconds(sample.start), at: 5)
+        try insert.bind(SyncRules.milliseconds(sample.end), at: 6)
+        try insert.bind(sample.syncIdentifier, at: 7)
+        try insert.bind(sample.syncVersion, at: 8)
+        try insert.bind(sample.source, at: 9)
+        try insert.bind(SyncRules.milliseconds(now), at: 10)
+        try insert.execute()
+    }
+}
+
+extension UUID {
+    /// The 16 bytes of the uuid, as stored in BLOB columns.
+    var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+}

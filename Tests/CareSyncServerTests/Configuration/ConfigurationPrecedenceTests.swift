@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+@Suite struct ConfigurationPrecedenceTests {
+    @Test func defaultsAreTheContractDefaults() throws {
+        let configuration = try Configuration.load(environment: [:])
+        #expect(configuration == Configuration())
+        #expect(configuration.port == 8080)
+        #expect(configuration.databasePath == "./data/caresync.sqlite")
+        #expect(configuration.limits.bodyBytes == 8 * 1024 * 1024)
+        #expect(configuration.limits.samplesPerRequest == 5_000)
+        #expect(configuration.limits.requestLineBytes == 8 * 1024)
+        #expect(configuration.limits.headerBytes == 16 * 1024)
+        #expect(configuration.limits.headerCount == 100)
+        #expect(configuration.gzipThresholdBytes == 1024)
+        #expect(configuration.idempotencyRetentionHours == 24)
+        #expect(configuration.logFormat == .text)
+    }
+
+    /// Every combination of file, environment and flag setting the port: the highest present source wins.
+    @Test(arguments: 0..<8)
+    func flagBeatsEnvironmentBeatsFileBeatsDefault(mask: Int) throws {
+        let useFile = mask & 1 != 0, useEnvironment = mask & 2 != 0, useFlag = mask & 4 != 0
+        let file = try TemporaryFile.make(contents: #"{"port": 1111}"#)
+        defer { file.remove() }
+        let configuration = try Configuration.load(
+            configFile: useFile ? file.path : nil,
+            environment: useEnvironment ? ["CARESYNC_PORT": "2222"] : [:],
+            flags: useFlag ? [.port: "3333"] : [:])
+        let expected = useFlag ? 3333 : useEnvironment ? 2222 : useFile ? 1111 : 8080
+        #expect(configuration.port == expected, "mask \(mask)")
+    }
+
+    /// A non-default value for every key, as text and as the JSON literal it must become.
+    static let changedValues: [(ConfigurationKey, text: String, json: String)] = [
+        (.host, "0.0.0.0", #""0.0.0.0""#), (.port, "9090", "9090"), (.database, "/data/cs.sqlite", #""/data/cs.sqlite""#),
+        (.sqliteSynchronous, "normal", #""normal""#), (.migrationsDirectory, "/app/migrations", #""/app/migrations""#),
+        (.limitsBodyBytes, "1048576", "1048576"), (.limitsSamplesPerRequest, "100", "100"),
+        (.limitsRequestLineBytes, "4096", "4096"), (.limitsHeaderBytes, "8192", "8192"), (.limitsHeaderCount, "50", "50"),
+        (.timeoutsHeaderReadSeconds, "2.5", "2.5"), (.timeoutsBodyReadSeconds, "7", "7"),
+        (.timeoutsIdleSeconds, "15", "15"), (.timeoutsWriteSeconds, "3", "3"), (.workers, "4", "4"),
+        (.maxConnections, "64", "64"), (.gzipThresholdBytes, "0", "0"), (.retentionTombstoneDays, "30", "30"),
+        (.retentionIdempotencyHours, "48", "48"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
+    ]
+
+    @Test func everyKeyHasAChangedValueInTheTable() {
+        #expect(Set(Self.changedValues.map(\.0)) == Set(ConfigurationKey.allCases))
+        for (key, _, json) in Self.changedValues {
+            #expect(key.jsonValue(in: Configuration()) != json, "\(key) default equals its changed value")
+        }
+    }
+
+    @Test(arguments: changedValues)
+    func everyKeyIsSettableFromEachSource(key: ConfigurationKey, text: String, json: String) throws {
+        let fromEnvironment = try Configuration.load(environment: [key.environmentVariable: text])
+        #expect(key.jsonValue(in: fromEnvironment) == json)
+        let fromFlag = try Configuration.load(environment: [:], flags: [key: text])
+        #expect(key.jsonValue(in: fromFlag) == json)
+        let fromNamedFlag = try Configuration.load(environment: [:], namedFlags: [key.flagName: text])
+        #expect(key.jsonValue(in: fromNamedFlag) == json)
+
+        let file = try TemporaryFile.make(contents: Self.nestedJSON(key: key, literal: json))
+        defer { file.remove() }
+        let fromFile = try Configuration.load(configFile: file.path, environment: [:])
+        #expect(key.jsonValue(in: fromFile) == json)
+        // Only the one key changed.
+        for other in ConfigurationKey.allCases where other != key {
+            #expect(other.jsonValue(in: fromFile) == other.jsonValue(in: Configuration()))
+        }
+    }
+
+    @Test func environmentVariableNamesFollowTheKeys() {
+        #expect(ConfigurationKey.database.environmentVariable == "CARESYNC_DATABASE")
+        #expect(ConfigurationKey.limitsBodyBytes.environmentVariable == "CARESYNC_LIMITS_BODY_BYTES")
+        #expect(ConfigurationKey.retentionTombstoneDays.environmentVariable == "CARESYNC_RETENTION_TOMBSTONE_DAYS")
+        #expect(ConfigurationKey.logFormat.flagName == "log-format")
+        #expect(ConfigurationKey(name: "limits-body-bytes") == .limitsBodyBytes)
+        #expect(ConfigurationKey(name: "limits.bodyBytes") == .limitsBodyBytes)
+    }
+
+    @Test func configFileFromEnvironmentAndExplicitPathWins() throws {
+        let viaEnvironment = try TemporaryFile.make(contents: #"{"port": 4000}"#)
+        defer { viaEnvironment.remove() }
+        let explicit = try TemporaryFile.make(contents: #"{"port": 5000}"#)
+        defer { explicit.remove() }
+        let environment = ["CARESYNC_CONFIG": viaEnvironment.path]
+        #expect(try Configuration.load(environment: environment).port == 4000)
+        #expect(try Configuration.load(configFile: explicit.path, environment: environment).port == 5000)
+    }
+
+    @Test func exampleFileDocumentsEveryKeyWithItsDefault() throws {
+        let example = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/caresync.example.json").path
+        let text = try String(contentsOfFile: example, encoding: .utf8)
+        #expect(try Configuration.load(configFile: example, environment: [:]) == Configuration())
+        for key in ConfigurationKey.allCases {
+            let leaf = key.rawValue.split(separator: ".").last!
+            #expect(text.contains("\"\(leaf)\": \(key.jsonValue(in: Configuration()))"), "\(key.rawValue) missing")
+        }
+    }
+
+    /// `{"limits": {"bodyBytes": 5}}` for `limits.bodyBytes`.
+    static func nestedJSON(key: ConfigurationKey, literal: String) -> String {
+        let parts = key.rawValue.split(separator: ".")
+        var json = "{\"\(parts.last!)\": \(literal)}"
+        for part in parts.dropLast().reversed() { json = "{\"\(part)\": \(json)}" }
+        return json
+    }
+}

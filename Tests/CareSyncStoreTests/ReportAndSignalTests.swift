@@ -1,0 +1,94 @@
+import CareSyncCore
+import Foundation
+import Testing
+@testable import CareSyncStore
+
+@Suite struct ReportAndSignalTests {
+    let p = "patient-1", therapist = "org.example.therapist"
+
+    func report(_ version: Int64, _ days: [(String, Double)]) -> WeeklyReportInput {
+        WeeklyReportInput(syncIdentifier: "report-2020-W25", syncVersion: version, weekStart: CalendarDay(year: 2020, month: 6, day: 15),
+                          timeZone: "America/Los_Angeles", samples: days.enumerated().map { i, day in
+            WeeklyReportSampleInput(key: day.0, sample: StoreFixture.input(value: day.1, start: StoreFixture.t0.addingTimeInterval(Double(i) * 86_400)))
+        })
+    }
+
+    @Test func wwdcStoryOnSQLite() throws {
+        let f = try StoreFixture.make()
+        let v1 = try f.store.upsertReport(report(1, [("2020-06-16", 420), ("2020-06-18", 400), ("2020-06-19", 430)]),
+                                          patient: p, source: therapist, now: StoreFixture.t0)
+        #expect(v1.outcome == .inserted)
+        let device = try f.readAll(patient: p)
+        #expect(device.items.count == 3)
+        let old = v1.report.samples["2020-06-18"]!
+        let v2 = try f.store.upsertReport(report(2, [("2020-06-16", 420), ("2020-06-18", 450), ("2020-06-19", 430)]),
+                                          patient: p, source: therapist, now: StoreFixture.t0)
+        #expect(v2.outcome == .replaced)
+        let delta = try f.readAll(patient: p, from: device.anchor)
+        #expect(delta.items.count == 2)
+        #expect(delta.items.contains(.deleted(DeletedObject(uuid: old.uuid, type: old.type, syncIdentifier: "report-2020-W25/2020-06-18",
+                                                             syncVersion: 1, source: therapist, start: old.start, end: old.end,
+                                                             deletedAt: StoreFixture.t0))))
+        let fresh = v2.report.samples["2020-06-18"]!
+        #expect(fresh.value == 450 && fresh.syncVersion == 2 && fresh.uuid != old.uuid)
+        #expect(v2.report.samples["2020-06-16"] == v1.report.samples["2020-06-16"])  // same uuid, still v1
+        for ignored in [report(2, [("2020-06-18", 999)]), report(1, [])] {
+            let r = try f.store.upsertReport(ignored, patient: p, source: therapist, now: StoreFixture.t0)
+            #expect(r.outcome == .ignored && r.anchor == delta.anchor && r.report == v2.report)
+        }
+        let v3 = try f.store.upsertReport(report(3, [("2020-06-16", 420), ("2020-06-18", 450)]), patient: p, source: therapist, now: StoreFixture.t0)
+        let last = try f.readAll(patient: p, from: delta.anchor)
+        #expect(last.items == [.deleted(DeletedObject(uuid: v2.report.samples["2020-06-19"]!.uuid, type: .sixMinuteWalkTestDistance,
+                                                      syncIdentifier: "report-2020-W25/2020-06-19", syncVersion: 1, source: therapist,
+                                                      start: v2.report.samples["2020-06-19"]!.start, end: v2.report.samples["2020-06-19"]!.end,
+                                                      deletedAt: StoreFixture.t0))])
+        #expect(try f.store.report(patient: p, syncIdentifier: "report-2020-W25") == v3.report)
+        #expect(try f.store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 15), to: CalendarDay(year: 2020, month: 6, day: 15)) == [v3.report])
+        #expect(try f.store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 16), to: CalendarDay(year: 2020, month: 7, day: 1)).isEmpty)
+        #expect(try f.store.deleteReport(patient: p, syncIdentifier: "report-2020-W25", source: "someone.else", now: StoreFixture.t0) == nil)
+        let deleted = try f.store.deleteReport(patient: p, syncIdentifier: "report-2020-W25", source: therapist, now: StoreFixture.t0)
+        #expect(deleted == (try f.store.currentAnchor()))
+        #expect(try f.readAll(patient: p, from: last.anchor).items.count == 2)
+        #expect(try f.store.report(patient: p, syncIdentifier: "report-2020-W25") == nil)
+    }
+
+    @Test func signalFiresAfterCommitTimesOutAndCancels() async throws {
+        let f = try StoreFixture.make()
+        let head = try f.store.currentAnchor()
+        let timedOut = await f.store.waitForChanges(patient: p, after: head, timeout: 0.05)
+        #expect(timedOut == .timedOut)
+        async let woken = f.store.waitForChanges(patient: p, after: head, timeout: 10)
+        while f.store.signal.waiterCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        _ = try f.store.upsert([StoreFixture.input()], patient: "someone-else", source: therapist, now: StoreFixture.t0)
+        #expect(f.store.signal.waiterCount == 1)  // Another patient's change wakes nobody.
+        _ = try f.store.upsert([StoreFixture.input()], patient: p, source: therapist, now: StoreFixture.t0)
+        #expect(await woken == .changed)
+        // Registering after a commit it did not see fires at once.
+        #expect(await f.store.waitForChanges(patient: p, after: head, timeout: 10) == .changed)
+        let task = Task { await f.store.waitForChanges(patient: p, after: try f.store.currentAnchor(), timeout: 10) }
+        while f.store.signal.waiterCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        task.cancel()
+        #expect(try await task.value == .cancelled)
+        #expect(f.store.signal.waiterCount == 0)
+    }
+
+    @Test func manyWaitersNeedNoThreads() async throws {
+        let signal = ChangeSignal()
+        let results = ResultCounter()
+        for i in 0..<2_000 { signal.observe(patient: "p\(i % 10)", after: 0, timeout: 30) { results.add($0) } }
+        #expect(signal.waiterCount == 2_000)
+        signal.notify(patient: "p3", sequence: 1)
+        while results.count < 200 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(signal.waiterCount == 1_800)
+        #expect(results.changed == 200)
+    }
+}
+
+/// Counts callback results across threads.
+final class ResultCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [ChangeWaitResult] = []
+    func add(_ r: ChangeWaitResult) { lock.withLock { results.append(r) } }
+    var count: Int { lock.withLock { results.count } }
+    var changed: Int { lock.withLock { results.filter { $0 == .changed }.count } }
+}
