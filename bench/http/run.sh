@@ -52,26 +52,33 @@ sleep 1
 curl -fsS "http://127.0.0.1:$ours_port/hello" >/dev/null
 curl -fsS "http://127.0.0.1:$nginx_port/hello" >/dev/null
 
-run_wrk() { # name port
+rounds="${ROUNDS:-2}"
+run_wrk() { # name port round
   wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$2/hello" >/dev/null  # warm-up
-  wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$2/hello" | tee "$out/wrk-$1.txt"
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$2/hello" | tee "$out/wrk-$1-$3.txt"
 }
-echo "== nginx (worker_processes auto), wrk -t2 -c$connections -d${seconds}s"
-run_wrk nginx "$nginx_port"
-echo "== CareSyncHTTP (http-bench-server), wrk -t2 -c$connections -d${seconds}s"
-run_wrk ours "$ours_port"
+# Alternate the two servers so that load from elsewhere on the machine hits both alike.
+for round in $(seq 1 "$rounds"); do
+  echo "== round $round: nginx (worker_processes auto), wrk -t2 -c$connections -d${seconds}s"
+  run_wrk nginx "$nginx_port" "$round"
+  echo "== round $round: CareSyncHTTP (http-bench-server), wrk -t2 -c$connections -d${seconds}s"
+  run_wrk ours "$ours_port" "$round"
+done
 
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '$1=="99%" {print $2}' "$1"; }
-to_ms() { python3 -c "import sys; v=sys.argv[1]; print(float(v[:-2])/1000 if v.endswith('us') else float(v[:-2]) if v.endswith('ms') else float(v[:-1])*1000)" "$1"; }
-ours_rps=$(rps "$out/wrk-ours.txt"); nginx_rps=$(rps "$out/wrk-nginx.txt")
-ours_p99=$(to_ms "$(p99 "$out/wrk-ours.txt")"); nginx_p99=$(to_ms "$(p99 "$out/wrk-nginx.txt")")
-python3 - "$ours_rps" "$nginx_rps" "$ours_p99" "$nginx_p99" <<'PY' | tee "$out/summary.txt"
+: > "$out/summary.txt"
+for round in $(seq 1 "$rounds"); do
+  python3 - "$round" "$(rps "$out/wrk-ours-$round.txt")" "$(rps "$out/wrk-nginx-$round.txt")" \
+    "$(p99 "$out/wrk-ours-$round.txt")" "$(p99 "$out/wrk-nginx-$round.txt")" <<'PY' | tee -a "$out/summary.txt"
 import sys
-ours, nginx, op99, np99 = map(float, sys.argv[1:])
-print("requests/s: ours %.0f, nginx %.0f -> %.0f%% of nginx (target >= 60%%)" % (ours, nginx, 100 * ours / nginx))
-print("p99 latency: ours %.2f ms, nginx %.2f ms -> %.2fx nginx (target <= 1.5x)" % (op99, np99, op99 / np99))
+def ms(v):
+    return float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-2]) if v.endswith("ms") else float(v[:-1]) * 1000
+r, ours, nginx, op99, np99 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), ms(sys.argv[4]), ms(sys.argv[5])
+print("round %s: ours %.0f req/s, nginx %.0f req/s -> %.0f%% of nginx (target >= 60%%); "
+      "p99 ours %.2f ms, nginx %.2f ms -> %.2fx (target <= 1.5x)" % (r, ours, nginx, 100 * ours / nginx, op99, np99, op99 / np99))
 PY
+done
 
 echo "== $idle idle keep-alive connections"
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server_pid/status"; }
