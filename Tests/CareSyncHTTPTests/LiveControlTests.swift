@@ -191,3 +191,32 @@ extension LiveTests {
         }
     }
 }
+
+extension LiveTests {
+    @Suite struct Concurrency {
+        @Test func requestsBeyondTheHandlerLimitGet503() async throws {
+            var configuration = TestServer.configuration()
+            configuration.maxConcurrentRequests = 1
+            let gate = AsyncStream<Void>.makeStream()
+            var router = TestServer.router()
+            router.get("/park") { _, _ in
+                for await _ in gate.stream { break }
+                return .text("done")
+            }
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let parked = try RawClient(port: port)
+            parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(100))
+            let other = try RawClient(port: port)
+            other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            let refused = try other.read()
+            #expect(refused.status == 503)
+            #expect(refused.text.contains("\"code\":\"unavailable\""))
+            gate.continuation.yield()
+            #expect(try parked.read().text == "done")
+            other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(try other.read().status == 200)
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}
