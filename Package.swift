@@ -47,6 +47,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // A trivial HTTP server for wrk, the differential check and the fuzz seeds (bench/http).
+        .executableTarget(name: "http-bench-server", dependencies: ["CareSyncHTTP"], path: "bench/Sources/http-bench-server"),
+
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),

@@ -20,13 +20,10 @@ public struct InMemoryClient: Sendable {
     /// Sends `request` and returns the response with its body collected.
     public func send(_ request: Request) async -> TestResponse {
         var context = pipeline.makeContext(for: request.head)
-        if request.body.count > configuration.maxBodySize {
-            return await TestResponse(HTTPError.payloadTooLarge().response(), isHead: false)
-        }
         if let refusal = await pipeline.filter(request.head, context: &context) {
             return await TestResponse(refusal, isHead: request.head.method == .head)
         }
-        let response = await pipeline.respond(request, context: context)
+        let response = await pipeline.handle(request, context: context, maxBodySize: configuration.maxBodySize)
         return await TestResponse(response, isHead: request.head.method == .head)
     }
 

@@ -34,4 +34,40 @@ struct RequestPipeline: Sendable {
             return ErrorRenderer.response(for: error, requestID: request.head.id, logger: logger)
         }
     }
+
+    /// Decodes the body (gzip) and responds; what the server and the in-memory client both run
+    /// once the head is accepted.
+    func handle(_ request: Request, context: RequestContext, maxBodySize: Int) async -> Response {
+        let decoded: Request
+        do {
+            decoded = try Self.decodeBody(request, maxBodySize: maxBodySize)
+        } catch {
+            return error.response()
+        }
+        return await respond(decoded, context: context)
+    }
+
+    /// Inflates a `Content-Encoding: gzip` body under the body limit (a bomb is 413); any coding
+    /// other than gzip or identity is 415. The inflated request no longer carries the field.
+    static func decodeBody(_ request: Request, maxBodySize: Int) throws(HTTPError) -> Request {
+        if request.body.count > maxBodySize { throw .payloadTooLarge("The request body is over the limit.") }
+        let codings = request.head.headers[values: .contentEncoding]
+            .flatMap { $0.split(separator: ",") }
+            .map { String($0.trimmingSpaces()).lowercased() }
+            .filter { $0 != "identity" && !$0.isEmpty }
+        guard !codings.isEmpty else { return request }
+        guard codings.count == 1, codings[0] == "gzip" || codings[0] == "x-gzip" else {
+            throw .unsupportedMediaType("Only gzip request bodies are accepted.")
+        }
+        var decoded = request
+        do {
+            decoded.body = try Gzip.decompress(request.body, limit: maxBodySize)
+        } catch .tooLarge {
+            throw .payloadTooLarge("The inflated request body is over the limit.")
+        } catch {
+            throw HTTPError(.badRequest, code: .badRequest, detail: "The gzip request body is corrupt.")
+        }
+        decoded.head.headers[.contentEncoding] = nil
+        return decoded
+    }
 }

@@ -1,0 +1,152 @@
+import Dispatch
+import HTTPTypes
+
+extension Connection {
+    /// Parses buffered bytes while the connection is reading a request.
+    func process() {
+        while phase == .idle || phase == .head || phase == .body {
+            let start = readIndex
+            let outcome: (ParseEvent, Int)
+            do {
+                outcome = try buffer.withUnsafeBufferPointer { all throws(ParseError) in
+                    try parser.parse(UnsafeBufferPointer(rebasing: all[start...]))
+                }
+            } catch {
+                fail(with: error.httpError)
+                return
+            }
+            let (event, consumed) = outcome
+            readIndex += consumed
+            switch event {
+            case .needMore:
+                if phase == .idle, consumed > 0 || readIndex < buffer.count {
+                    phase = .head
+                    setDeadline(core.configuration.headerReadTimeout)
+                }
+                compact()
+                return
+            case .head(let parsed):
+                headReceived(parsed)
+            case .body(let range):
+                current?.body.append(contentsOf: buffer[(start + range.lowerBound)..<(start + range.upperBound)])
+            case .end:
+                compact()
+                requestReceived()
+                return
+            }
+        }
+    }
+
+    /// Drops consumed bytes; a small buffer keeps its capacity, a large one is released.
+    func compact() {
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 4096)
+            readIndex = 0
+        } else if readIndex > 16 * 1024 {
+            buffer.removeFirst(readIndex)
+            readIndex = 0
+        }
+    }
+
+    /// A complete head: build the `RequestHead`, then run the filter or go on to the body.
+    private func headReceived(_ parsed: ParsedHead) {
+        var fields = HTTPFields()
+        fields.reserveCapacity(parsed.fields.count)
+        var requestID: String?
+        for field in parsed.fields {
+            guard let name = HTTPField.Name(field.name) else { continue }
+            if name == Self.requestIDName, RequestIDMiddleware.isAcceptable(field.value) { requestID = field.value }
+            fields.append(HTTPField(name: name, value: field.value))
+        }
+        let method = HTTPRequest.Method(parsed.method) ?? .get
+        let head = RequestHead(
+            method: method, target: parsed.target, headers: fields,
+            version: HTTPVersion(major: parsed.versionMajor, minor: parsed.versionMinor),
+            remoteAddress: peer, id: requestID ?? RequestIDGenerator.shared.next(),
+            contentLength: parsed.contentLength, isChunked: parsed.chunked)
+        current = Current(head: head, keepAlive: parsed.keepAlive, expectContinue: parsed.expectContinue)
+        if !parsed.keepAlive { closeAfterResponse = true }
+        guard head.hasBody else {
+            phase = .body
+            return
+        }
+        if core.pipeline.headFilter != nil {
+            phase = .filtering
+            deadline = 0
+            suspendReading()
+            let core = self.core
+            Task {
+                var context = core.pipeline.makeContext(for: head)
+                let refusal = await core.pipeline.filter(head, context: &context)
+                let prepared = refusal.map { ResponsePreparer.prepare($0, for: head, core: core, close: true) }
+                let decided = context
+                self.loop.queue.async { self.filtered(refusal: prepared, context: decided) }
+            }
+            return
+        }
+        startBody()
+    }
+
+    /// The head filter decided: refuse without reading the body, or send `100 Continue` and read it.
+    private func filtered(refusal: PreparedResponse?, context: RequestContext) {
+        guard phase == .filtering else { return }
+        if let refusal {
+            closeAfterResponse = true
+            send(refusal)
+            return
+        }
+        current?.context = context
+        resumeReading()
+        startBody()
+        process()
+    }
+
+    /// Starts reading a body, asking for it first when the client waits for `100 Continue`.
+    private func startBody() {
+        phase = .body
+        setDeadline(core.configuration.bodyReadTimeout)
+        if current?.expectContinue == true {
+            write(ResponseEncoder.continueHead) { _ in }
+        }
+    }
+
+    /// A whole request is in: hand it to the pipeline in a task, off the I/O queue.
+    private func requestReceived() {
+        guard let current else { return }
+        phase = .handling
+        deadline = 0
+        suspendReading()
+        let core = self.core
+        let close = closeAfterResponse || core.draining.load(ordering: .relaxed)
+        if core.inFlight.wrappingAdd(1, ordering: .relaxed).newValue > core.configuration.maxConcurrentRequests {
+            core.inFlight.subtract(1, ordering: .relaxed)
+            send(ResponsePreparer.prepare(
+                HTTPError.unavailable("Too many requests in flight.").response(), for: current.head, core: core, close: close))
+            return
+        }
+        Task {
+            let request = Request(head: current.head, body: current.body)
+            var context = current.context ?? core.pipeline.makeContext(for: current.head)
+            var response: Response
+            if current.context == nil, let refusal = await core.pipeline.filter(current.head, context: &context) {
+                response = refusal
+            } else {
+                response = await core.pipeline.handle(request, context: context, maxBodySize: core.configuration.maxBodySize)
+            }
+            core.inFlight.subtract(1, ordering: .relaxed)
+            let prepared = ResponsePreparer.prepare(response, for: current.head, core: core, close: close)
+            self.loop.queue.async { self.send(prepared) }
+        }
+    }
+
+    /// Answers a malformed or timed-out request with problem+json and closes after it.
+    func fail(with error: HTTPError) {
+        closeAfterResponse = true
+        suspendReading()
+        let head = current?.head ?? RequestHead(method: .get, target: "/", remoteAddress: peer)
+        send(ResponsePreparer.prepare(error.response(), for: head, core: core, close: true))
+    }
+
+    /// The `X-Request-ID` field name.
+    static let requestIDName = HTTPField.Name("X-Request-ID")!
+}

@@ -1,0 +1,192 @@
+import Dispatch
+import HTTPTypes
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection. Every property is touched only on `loop.queue`; handlers run in tasks
+/// elsewhere and hop back to the queue with their results.
+final class Connection: @unchecked Sendable {
+    /// Where the connection is in its request cycle; each phase has at most one deadline.
+    enum Phase: Equatable {
+        /// Waiting for the first byte of a request (idle deadline).
+        case idle
+        /// Part of a head received (header deadline).
+        case head
+        /// Head complete, the head filter is deciding; reading paused.
+        case filtering
+        /// Reading the body (body deadline).
+        case body
+        /// The handler runs; reading paused.
+        case handling
+        /// The response is being written (write deadline while bytes are pending).
+        case responding
+        /// Response sent, write side shut: reading and discarding until the peer closes (no RST).
+        case lingering
+        /// Closed.
+        case closed
+    }
+
+    /// The request being read or handled.
+    struct Current {
+        var head: RequestHead
+        var keepAlive: Bool
+        var expectContinue: Bool
+        var body: [UInt8] = []
+        var context: RequestContext?
+    }
+
+    let fd: Int32
+    let peer: String
+    let loop: EventLoop
+    let core: ServerCore
+    var parser: RequestParser
+    var phase: Phase = .idle
+    /// Uptime nanoseconds after which the current phase is cut off; 0 for none.
+    var deadline: UInt64 = 0
+    var buffer: [UInt8] = []
+    var readIndex = 0
+    var current: Current?
+    var closeAfterResponse = false
+    var readSource: DispatchSourceRead?
+    var readSuspended = false
+    var writeSource: DispatchSourceWrite?
+    var writeSuspended = true
+    var pending: [UInt8] = []
+    var pendingIndex = 0
+    var onDrained: [(Bool) -> Void] = []
+    private var liveSources = 0
+
+    init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
+        self.fd = fd
+        self.peer = peer
+        self.loop = loop
+        self.core = core
+        self.parser = RequestParser(limits: core.configuration.parserLimits)
+    }
+
+    /// Registers with the loop and starts reading (on the queue).
+    func start() {
+        loop.register(self)
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
+        source.setEventHandler { [unowned self] in self.readable() }
+        source.setCancelHandler { [self] in self.sourceCancelled() }
+        liveSources += 1
+        readSource = source
+        setDeadline(core.configuration.idleTimeout)
+        if core.draining.load(ordering: .relaxed) { closeAfterResponse = true }
+        source.resume()
+    }
+
+    /// Sets the deadline `duration` from now.
+    func setDeadline(_ duration: Duration) {
+        deadline = DispatchTime.now().uptimeNanoseconds + ServerCore.nanoseconds(duration)
+    }
+
+    /// Reads what the socket has and parses it.
+    private func readable() {
+        guard phase != .closed else { return }
+        let count = recv(fd, loop.scratch.baseAddress, loop.scratch.count, 0)
+        if count > 0, phase == .lingering {
+            return
+        } else if count > 0 {
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
+            process()
+        } else if count == 0 {
+            peerClosed()
+        } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+            close()
+        }
+    }
+
+    /// The client closed its side: an unfinished request is dropped, an answered one still completes.
+    private func peerClosed() {
+        switch phase {
+        case .idle, .head, .body, .lingering:
+            close()
+        case .filtering, .handling, .responding:
+            closeAfterResponse = true
+            suspendReading()
+        case .closed:
+            break
+        }
+    }
+
+    /// Pauses the read source (it stays registered).
+    func suspendReading() {
+        guard !readSuspended, let readSource else { return }
+        readSource.suspend()
+        readSuspended = true
+    }
+
+    /// Resumes the read source.
+    func resumeReading() {
+        guard readSuspended, let readSource else { return }
+        readSource.resume()
+        readSuspended = false
+    }
+
+    /// Cuts off a phase whose deadline passed: 408 for a slow head or body, plain close otherwise.
+    func checkDeadline(now: UInt64) {
+        guard deadline != 0, now >= deadline, phase != .closed else { return }
+        switch phase {
+        case .idle, .responding, .lingering:
+            close()
+        case .head, .body:
+            deadline = 0
+            fail(with: HTTPError(.requestTimeout, code: .requestTimeout, detail: "The request was not received in time."))
+        case .filtering, .handling, .closed:
+            break
+        }
+    }
+
+    /// Shutdown: an idle connection closes now, a busy one after its response.
+    func beginShutdown() {
+        closeAfterResponse = true
+        if phase == .idle, readIndex == buffer.count { close() }
+    }
+
+    /// Closes the socket (once the sources are cancelled) and forgets the connection.
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        deadline = 0
+        loop.remove(self)
+        core.connectionCount.subtract(1, ordering: .relaxed)
+        let waiters = onDrained
+        onDrained = []
+        for waiter in waiters { waiter(false) }
+        if let writeSource {
+            if writeSuspended { writeSource.resume() }
+            writeSource.cancel()
+        }
+        if let readSource {
+            if readSuspended { readSource.resume() }
+            readSource.cancel()
+        }
+        buffer = []
+        pending = []
+    }
+
+    /// Closes the descriptor once the last source is cancelled.
+    private func sourceCancelled() {
+        liveSources -= 1
+        if liveSources == 0 {
+            Glibc.close(fd)
+            readSource = nil
+            writeSource = nil
+        }
+    }
+
+    /// Registers a write source lazily (most responses go out in one `send`).
+    func makeWriteSource() -> DispatchSourceWrite {
+        if let writeSource { return writeSource }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
+        source.setEventHandler { [unowned self] in self.flush() }
+        source.setCancelHandler { [self] in self.sourceCancelled() }
+        liveSources += 1
+        writeSource = source
+        writeSuspended = true
+        return source
+    }
+}

@@ -1,0 +1,107 @@
+import CZlib
+
+/// gzip through zlib: compress responses, inflate request bodies under a size limit.
+enum Gzip {
+    /// Failures of inflating a request body.
+    enum Failure: Error, Equatable {
+        /// The inflated body would exceed the limit (a zip bomb).
+        case tooLarge
+        /// Not a valid gzip stream.
+        case corrupt
+    }
+
+    /// `bytes` compressed as one gzip member.
+    static func compress(_ bytes: [UInt8], level: Int32 = 5) -> [UInt8] {
+        var stream = z_stream()
+        guard caresync_deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK else {
+            return bytes
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
+        var input = bytes
+        let produced: Int = input.withUnsafeMutableBufferPointer { inPtr in
+            output.withUnsafeMutableBufferPointer { outPtr in
+                stream.next_in = inPtr.baseAddress
+                stream.avail_in = uInt(inPtr.count)
+                stream.next_out = outPtr.baseAddress
+                stream.avail_out = uInt(outPtr.count)
+                let status = deflate(&stream, Z_FINISH)
+                return status == Z_STREAM_END ? Int(stream.total_out) : -1
+            }
+        }
+        guard produced >= 0 else { return bytes }
+        output.removeSubrange(produced...)
+        return output
+    }
+
+    /// Inflates gzip `bytes` (concatenated members allowed); throws `.tooLarge` as soon as the
+    /// output would pass `limit`, so a bomb never allocates more than the limit.
+    static func decompress(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        guard caresync_inflateInit2(&stream, 15 + 32) == Z_OK else { throw .corrupt }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = bytes
+        var failure: Failure?
+        input.withUnsafeMutableBufferPointer { inPtr in
+            stream.next_in = inPtr.baseAddress
+            stream.avail_in = uInt(inPtr.count)
+            while true {
+                let (status, produced) = chunk.withUnsafeMutableBufferPointer { outPtr -> (Int32, Int) in
+                    stream.next_out = outPtr.baseAddress
+                    stream.avail_out = uInt(outPtr.count)
+                    let status = inflate(&stream, Z_NO_FLUSH)
+                    return (status, outPtr.count - Int(stream.avail_out))
+                }
+                if output.count + produced > limit {
+                    failure = .tooLarge
+                    return
+                }
+                output += chunk[0..<produced]
+                switch status {
+                case Z_STREAM_END:
+                    if stream.avail_in == 0 { return }
+                    // Another gzip member follows.
+                    guard inflateReset(&stream) == Z_OK else { failure = .corrupt; return }
+                case Z_OK:
+                    continue
+                case Z_BUF_ERROR where produced > 0:
+                    continue
+                default:
+                    failure = .corrupt
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return output
+    }
+
+    /// Whether an `Accept-Encoding` value accepts gzip (q > 0).
+    static func accepts(_ acceptEncoding: String) -> Bool {
+        for element in acceptEncoding.split(separator: ",") {
+            let parts = element.split(separator: ";")
+            guard let coding = parts.first?.trimmingSpaces().lowercased(), coding == "gzip" || coding == "x-gzip" || coding == "*" else {
+                continue
+            }
+            var q = 1.0
+            for param in parts.dropFirst() {
+                let kv = param.trimmingSpaces()
+                if kv.lowercased().hasPrefix("q=") { q = Double(kv.dropFirst(2)) ?? 0 }
+            }
+            if q > 0 { return true }
+        }
+        return false
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,99 @@
+import HTTPTypes
+
+/// Serializes response heads: status line, the application's fields, then the fields the
+/// server owns (`Date`, `Content-Length` / `Transfer-Encoding`, `Connection`).
+enum ResponseEncoder {
+    /// How the body is framed on the wire.
+    enum Framing {
+        /// `Content-Length: n` (the body may still be withheld, for HEAD).
+        case length(Int)
+        /// `Transfer-Encoding: chunked`.
+        case chunked
+        /// Neither: the body ends when the connection closes (HTTP/1.0 streams).
+        case untilClose
+        /// No body and no length field (1xx, 204, 304).
+        case none
+    }
+
+    /// Fields the application may not set; the server writes its own.
+    private static let owned: Set<String> = ["content-length", "transfer-encoding", "connection", "date", "keep-alive"]
+
+    /// The head bytes for a response.
+    static func head(
+        status: HTTPResponse.Status, headers: HTTPFields, framing: Framing, close: Bool, http10KeepAlive: Bool
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(160 + headers.count * 40)
+        out += "HTTP/1.1 ".utf8
+        out += String(status.code).utf8
+        out.append(32)
+        out += (status.reasonPhrase.isEmpty ? reason(for: status.code) : status.reasonPhrase).utf8
+        out += "\r\n".utf8
+        for field in headers where !owned.contains(field.name.canonicalName) {
+            out += field.name.rawName.utf8
+            out += ": ".utf8
+            out += field.value.utf8
+            out += "\r\n".utf8
+        }
+        out += "Date: ".utf8
+        out += HTTPDate.now().utf8
+        out += "\r\n".utf8
+        switch framing {
+        case .length(let n):
+            out += "Content-Length: ".utf8
+            out += String(n).utf8
+            out += "\r\n".utf8
+        case .chunked:
+            out += "Transfer-Encoding: chunked\r\n".utf8
+        case .untilClose, .none:
+            break
+        }
+        if close {
+            out += "Connection: close\r\n".utf8
+        } else if http10KeepAlive {
+            out += "Connection: keep-alive\r\n".utf8
+        }
+        out += "\r\n".utf8
+        return out
+    }
+
+    /// A reason phrase for statuses made from a bare code.
+    static func reason(for code: Int) -> String {
+        switch code {
+        case 100: "Continue"
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 417: "Expectation Failed"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(code)"
+        }
+    }
+
+    /// Whether a status forbids a body (1xx, 204, 304).
+    static func forbidsBody(_ code: Int) -> Bool {
+        code < 200 || code == 204 || code == 304
+    }
+
+    /// One chunk of a chunked body: size line, data, CRLF.
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        var out = Array(String(bytes.count, radix: 16).utf8)
+        out += "\r\n".utf8
+        out += bytes
+        out += "\r\n".utf8
+        return out
+    }
+
+    /// The last chunk and an empty trailer section.
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// The interim response sent before reading a body the client holds back.
+    static let continueHead: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+}

@@ -1,0 +1,50 @@
+import CareSyncHTTP
+import Foundation
+import Logging
+
+// A trivial server for wrk, the differential check and manual tries:
+//   http-bench-server [--host H] [--port P] [--log]
+// GET /hello answers a 13-byte text; POST /echo answers the (de-chunked, inflated) body;
+// prints "listening on http://H:P" once ready; SIGTERM/SIGINT stop it gracefully.
+
+var host = "127.0.0.1"
+var port = 8080
+var logRequests = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--host": host = arguments.next() ?? host
+    case "--port": port = Int(arguments.next() ?? "") ?? port
+    case "--log": logRequests = true
+    default:
+        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+        exit(2)
+    }
+}
+
+var logger = Logger(label: "http-bench-server")
+logger.logLevel = logRequests ? .info : .warning
+
+var router = Router()
+let hello = Array("Hello, world!".utf8)
+router.get("/hello") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .bytes(hello)) }
+router.post("/echo") { request, _ in
+    Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .bytes(request.body))
+}
+router.get("/items/{id}") { _, context in
+    try Response.json(["id": context.parameters.require("id")])
+}
+
+let responder = logRequests ? router.wrapped(by: RequestIDMiddleware(), AccessLogMiddleware()) : router
+var configuration = HTTPServer.Configuration(host: host, port: port)
+configuration.maxConnections = 20_000
+let server = HTTPServer(configuration: configuration, responder: responder, logger: logger)
+do {
+    let bound = try server.start()
+    let shown = host.contains(":") ? "[\(host)]" : host
+    FileHandle.standardOutput.write(Data("listening on http://\(shown):\(bound)\n".utf8))
+} catch {
+    FileHandle.standardError.write(Data("cannot start: \(error)\n".utf8))
+    exit(1)
+}
+await server.runUntilTerminated(gracePeriod: .seconds(5))
