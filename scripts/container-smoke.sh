@@ -124,4 +124,26 @@ assert lines' 2> /dev/null; then
 else
   fail "log lines are not all JSON: $(podman logs "$name" 2>&1 | head -n 3)"
 fi
+# Startup fails closed: a database it cannot use stops it with a non-zero exit and a clear line.
+# refuses NAME SETUP [VOLUME-SUFFIX]: prepares a fresh volume as root with SETUP (sh, or `migrate`), then starts
+# the server on it and expects a non-zero exit within 60 s.
+refuses() {
+  local what="$1" setup="$2" suffix="${3:-}" vol="$volume-$RANDOM" out
+  podman volume create "$vol" > /dev/null
+  if [ "$setup" = migrate ]; then   # a valid, migrated database
+    podman run --rm -v "$vol:/data" "$image_tag" migrate > /dev/null 2>&1
+  else
+    podman run --rm --user 0 -v "$vol:/data" --entrypoint /bin/sh "$image_tag" -c "$setup"
+  fi || { podman volume rm -f "$vol" > /dev/null; fail "preparing the $what volume"; }
+  if out="$(timeout 60 podman run --rm --read-only --cap-drop ALL -v "$vol:/data$suffix" "$image_tag" 2>&1)"; then
+    podman volume rm -f "$vol" > /dev/null; fail "server started on a $what database"
+  fi
+  podman volume rm -f "$vol" > /dev/null
+  [ -n "$out" ] || fail "no message when refusing a $what database"
+  pass "refuses a $what database: $(printf '%s' "$out" | tail -n 1 | cut -c1-160)"
+}
+refuses corrupt 'head -c 8192 /dev/urandom > /data/caresync.sqlite && chown 10001:10001 /data/caresync.sqlite'
+refuses unreadable 'echo x > /data/caresync.sqlite && chmod 000 /data/caresync.sqlite && chmod 755 /data && chown 0:0 /data /data/caresync.sqlite'
+refuses read-only migrate ':ro'
+
 echo "deploy checks: $passed passed, 0 failed"
