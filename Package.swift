@@ -49,6 +49,13 @@ let package = Package(
 
         // A trivial HTTP server for wrk, the differential check and the fuzz seeds (bench/http).
         .executableTarget(name: "http-bench-server", dependencies: ["CareSyncHTTP"], path: "bench/Sources/http-bench-server"),
+        // A child process the store's crash-safety test kills with SIGKILL while it writes.
+        .executableTarget(name: "caresync-crash-writer", dependencies: ["CareSyncStore", "CareSyncCore"]),
+        // Store benchmark: raw SQLite reference vs the sync store (release build; see docs/benchmarks.md).
+        .executableTarget(name: "caresync-store-bench", dependencies: ["CareSyncStore", "CareSyncCore"],
+                          path: "bench/store/Sources"),
+        // Statistics benchmark: engine alone and store fetch + engine (release build; see docs/benchmarks.md).
+        .executableTarget(name: "caresync-stats-bench", dependencies: ["CareSyncCore", "CareSyncStore"], path: "bench/stats"),
 
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),

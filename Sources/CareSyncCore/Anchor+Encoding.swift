@@ -2,9 +2,9 @@ import Foundation
 
 /// The opaque client form of an anchor: URL-safe base64 of a versioned, checksummed record.
 ///
-/// Layout (version 1): `[1][sequence: 8 bytes big-endian][storeID length: 1][storeID UTF-8][FNV-1a 32: 4 bytes]`,
+/// Layout (version 1): `[1][sequence: 8 bytes big-endian][horizon: 8][storeID length: 1][storeID UTF-8][FNV-1a 32: 4 bytes]`,
 /// base64url without padding. Decoding is strict: any other alphabet, padding, length, version,
-/// checksum, a negative sequence, a non-canonical encoding or another store's id is `SyncError.invalidAnchor`.
+/// checksum, a negative sequence or horizon, a non-canonical encoding or another store's id is `SyncError.invalidAnchor`.
 ///
 ///     let text = Anchor(storeID: "S", sequence: 42).encoded
 ///     try Anchor(encoded: text, expectedStoreID: "S")   // sequence 42
@@ -20,8 +20,10 @@ extension Anchor {
         let id = Array(storeID.utf8)
         precondition(id.count <= Self.maxStoreIDBytes, "store id too long for an anchor")
         var bytes: [UInt8] = [Self.formatVersion]
-        let seq = UInt64(bitPattern: sequence)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: seq >> UInt64(shift))) }
+        for value in [sequence, horizon] {
+            let bits = UInt64(bitPattern: value)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        }
         bytes.append(UInt8(id.count))
         bytes.append(contentsOf: id)
         let sum = Self.checksum(bytes)
@@ -45,18 +47,22 @@ extension Anchor {
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
         guard let data = Data(base64Encoded: standard) else { return nil }
         let bytes = [UInt8](data)
-        guard bytes.count >= 14, bytes[0] == formatVersion else { return nil }
-        let idCount = Int(bytes[9])
-        guard bytes.count == 10 + idCount + 4 else { return nil }
-        let body = Array(bytes[0..<(10 + idCount)])
+        let header = 18
+        guard bytes.count >= header + 4, bytes[0] == formatVersion else { return nil }
+        let idCount = Int(bytes[header - 1])
+        guard bytes.count == header + idCount + 4 else { return nil }
+        let body = Array(bytes[0..<(header + idCount)])
         var sum: UInt32 = 0
-        for byte in bytes[(10 + idCount)...] { sum = sum << 8 | UInt32(byte) }
+        for byte in bytes[(header + idCount)...] { sum = sum << 8 | UInt32(byte) }
         guard sum == checksum(body) else { return nil }
-        var seq: UInt64 = 0
-        for byte in bytes[1...8] { seq = seq << 8 | UInt64(byte) }
-        guard let id = String(bytes: bytes[10..<(10 + idCount)], encoding: .utf8) else { return nil }
-        let anchor = Anchor(storeID: id, sequence: Int64(bitPattern: seq))
-        guard anchor.sequence >= 0, anchor.encoded == text else { return nil }
+        func int64(at offset: Int) -> Int64 {
+            var bits: UInt64 = 0
+            for byte in bytes[offset..<(offset + 8)] { bits = bits << 8 | UInt64(byte) }
+            return Int64(bitPattern: bits)
+        }
+        guard let id = String(bytes: bytes[header..<(header + idCount)], encoding: .utf8) else { return nil }
+        let anchor = Anchor(storeID: id, sequence: int64(at: 1), horizon: int64(at: 9))
+        guard anchor.sequence >= 0, anchor.horizon >= 0, anchor.encoded == text else { return nil }
         return anchor
     }
 

@@ -17,46 +17,57 @@ struct Serve: AsyncParsableCommand {
         if let host { flags[.host] = host }
         if let port { flags[.port] = String(port) }
         let configuration = try reportingErrors { try global.load(extraFlags: flags) }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = configuration.logLevel
-            return handler
-        }
+        let metrics = ServerMetrics()
+        Observability.bootstrap(configuration: configuration, metrics: metrics)
         let logger = Logger(label: "caresync")
-        let app = try reportingErrors { try buildServer(configuration, logger: logger) }
+        // Signals are caught before the line goes out, so a SIGTERM right after it still drains.
+        let termination = TerminationSignal()
+        let app = try reportingErrors { try buildServer(configuration, logger: logger, metrics: metrics) }
         let boundPort = try reportingErrors { try app.start() }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(boundPort)\n".utf8))
-        await waitForTermination()
+        await termination.wait()
         logger.info("server.stopping")
         await app.shutdown()
         logger.info("server.stopped")
     }
-
-    /// Suspends until SIGTERM or SIGINT arrives.
-    private func waitForTermination() async {
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let queue = DispatchQueue(label: "caresync.signals")
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumed = Locked(false)
-            var sources: [DispatchSourceSignal] = []
-            for sig in [SIGTERM, SIGINT] {
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-                source.setEventHandler {
-                    let first = resumed.withLock { r in let was = r; r = true; return !was }
-                    if first { continuation.resume() }
-                }
-                source.resume()
-                sources.append(source)
-            }
-            SignalSources.keep(sources)
-        }
-    }
 }
 
-/// Keeps the signal sources alive for the life of the process.
-enum SignalSources {
-    nonisolated(unsafe) static var kept: [DispatchSourceSignal] = []
-    static func keep(_ sources: [DispatchSourceSignal]) { kept = sources }
+/// SIGTERM and SIGINT, caught from creation on; `wait()` returns once either arrived.
+final class TerminationSignal: Sendable {
+    private let state = Locked<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
+
+    init() {
+        let queue = DispatchQueue(label: "caresync.signals")
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func fire() {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            s.fired = true
+            let w = s.waiter
+            s.waiter = nil
+            return w
+        }
+        waiter?.resume()
+    }
+
+    /// Suspends until a termination signal has arrived.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let fired = state.withLock { s -> Bool in
+                if s.fired { return true }
+                s.waiter = continuation
+                return false
+            }
+            if fired { continuation.resume() }
+        }
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct AnchorEncodingTests {
     @Test(arguments: [Int64(0), 1, 42, 1 << 40, Int64.max])
     func roundTrips(sequence: Int64) throws {
-        let anchor = Anchor(storeID: "8C2F0D1E-store", sequence: sequence)
+        let anchor = Anchor(storeID: "8C2F0D1E-store", sequence: sequence, horizon: sequence / 3)
         let text = anchor.encoded
         #expect(text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         #expect(try Anchor(encoded: text, expectedStoreID: "8C2F0D1E-store") == anchor)
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func everySingleCharacterChangeIsCaught() {
-        let text = Anchor(storeID: "store-1", sequence: 123_456).encoded
+        let text = Anchor(storeID: "store-1", sequence: 123_456, horizon: 77).encoded
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var chars = Array(text)
         for i in chars.indices {
@@ -40,5 +40,22 @@ import Testing
 
     @Test func negativeSequenceIsRefused() {
         #expect(Anchor.decode(Anchor(storeID: "s", sequence: -1).encoded) == nil)
+        #expect(Anchor.decode(Anchor(storeID: "s", sequence: 1, horizon: -1).encoded) == nil)
+    }
+
+    @Test func validationRule() {
+        func check(_ anchor: Anchor, head: Int64 = 10, horizon: Int64 = 4) -> SyncError? {
+            do { try anchor.validate(storeID: "s", head: head, storeHorizon: horizon); return nil } catch { return error as? SyncError }
+        }
+        #expect(check(Anchor(storeID: "s", sequence: 4, horizon: 0)) == nil)          // at the horizon: saw everything purged
+        #expect(check(Anchor(storeID: "s", sequence: 3, horizon: 0)) == .anchorExpired)
+        #expect(check(Anchor(storeID: "s", sequence: 3, horizon: 4)) == nil)          // handed out after the purge
+        #expect(check(Anchor(storeID: "s", sequence: 3, horizon: 2)) == .anchorExpired)
+        #expect(check(Anchor(storeID: "s", sequence: 10, horizon: 4)) == nil)
+        #expect(check(Anchor(storeID: "s", sequence: 11, horizon: 4)) == .invalidAnchor)
+        #expect(check(Anchor(storeID: "s", sequence: 5, horizon: 5)) == .invalidAnchor)
+        #expect(check(Anchor(storeID: "t", sequence: 5, horizon: 4)) == .invalidAnchor)
+        #expect(check(Anchor(storeID: "s", sequence: -1, horizon: 0)) == .invalidAnchor)
+        #expect(check(Anchor(storeID: "s", sequence: 0, horizon: 0), head: 0, horizon: 0) == nil)
     }
 }

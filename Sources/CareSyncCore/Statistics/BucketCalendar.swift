@@ -34,11 +34,11 @@ struct BucketCalendar {
 
     /// Boundaries in ms of the buckets meeting `[from, to)`, cut to the range; nil past `limit` buckets.
     func bounds(from: Date, to: Date, limit: Int) -> [Int64]? {
-        let endMs = to.millisecondsSince1970
-        var bounds = [from.millisecondsSince1970]
+        let endMs = SyncRules.milliseconds(to)
+        var bounds = [SyncRules.milliseconds(from)]
         var k = index(of: from) + 1
         while true {
-            let boundary = start(k).millisecondsSince1970
+            let boundary = SyncRules.milliseconds(start(k))
             if boundary >= endMs { break }
             if boundary > bounds[bounds.count - 1] { bounds.append(boundary) }
             if bounds.count > limit { return nil }

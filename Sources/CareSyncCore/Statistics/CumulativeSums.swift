@@ -32,11 +32,11 @@ struct CumulativeSums {
             hits[i] += 1
             return
         }
-        let rate = row.value / Double(duration)
+        let length = Double(duration)
         while i < sums.count && bounds[i] < to {
             let overlap = min(to, bounds[i + 1]) - max(from, bounds[i])
             if overlap > 0 {
-                sums[i] += rate * Double(overlap)
+                sums[i] += row.value * Double(overlap) / length
                 hits[i] += 1
             }
             i += 1

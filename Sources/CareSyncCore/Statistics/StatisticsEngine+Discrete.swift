@@ -27,8 +27,8 @@ struct DiscreteAccumulator {
         if options.contains(.discreteMax) { values.maximum = maximum * factor }
         if options.contains(.mostRecent) {
             values.mostRecent = recent * factor
-            values.mostRecentStart = .init(milliseconds: recentStart)
-            values.mostRecentEnd = .init(milliseconds: recentEnd)
+            values.mostRecentStart = SyncRules.date(milliseconds: recentStart)
+            values.mostRecentEnd = SyncRules.date(milliseconds: recentEnd)
         }
         return values
     }

@@ -50,7 +50,7 @@ public struct StatisticsInput: Sendable {
     /// Appends a stored sample (its value is already canonical).
     public mutating func append(_ sample: Sample) {
         let userEntered = sample.metadata["wasUserEntered"] == .bool(true)
-        append(StatisticsRow(start: sample.start.millisecondsSince1970, end: sample.end.millisecondsSince1970,
+        append(StatisticsRow(start: SyncRules.milliseconds(sample.start), end: SyncRules.milliseconds(sample.end),
                              value: sample.value, source: sourceIndex(sample.source), userEntered: userEntered))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What to compute in each bucket, as `HKStatisticsOptions`.
 ///
 /// Cumulative types take `cumulativeSum`; discrete types take any of `discreteAverage`,
@@ -35,4 +37,21 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable {
 
     /// The api.md names of the options in this set.
     public var names: [String] { Self.byName.filter { contains($0.option) }.map(\.name) }
+}
+
+extension StatisticsOptions {
+    /// Parses api.md's comma list (`cumulativeSum,separateBySource`); an unknown name is a
+    /// `SyncError.validationFailed` on field `options`.
+    public static func parse(_ list: String) throws -> StatisticsOptions {
+        var options: StatisticsOptions = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: true).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let option = named(name) else {
+                throw SyncError.validationFailed([ValidationProblem(
+                    index: nil, field: "options",
+                    message: "unknown option \(name); use " + byName.map(\.name).joined(separator: ", "))])
+            }
+            options.insert(option)
+        }
+        return options
+    }
 }

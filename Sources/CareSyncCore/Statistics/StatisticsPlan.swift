@@ -41,15 +41,7 @@ public struct StatisticsPlan: Hashable, Sendable {
     }
 
     /// The start of bucket `index`.
-    public func bucketStart(_ index: Int) -> Date { Date(milliseconds: bounds[index]) }
+    public func bucketStart(_ index: Int) -> Date { SyncRules.date(milliseconds: bounds[index]) }
     /// The end of bucket `index`.
-    public func bucketEnd(_ index: Int) -> Date { Date(milliseconds: bounds[index + 1]) }
-}
-
-extension Date {
-    /// This instant in whole milliseconds since 1970, rounded to the nearest.
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1_000).rounded()) }
-
-    /// The instant `milliseconds` after 1970-01-01T00:00:00Z.
-    public init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1_000) }
+    public func bucketEnd(_ index: Int) -> Date { SyncRules.date(milliseconds: bounds[index + 1]) }
 }

@@ -68,8 +68,9 @@ public struct StatisticsQuery: Hashable, Sendable {
         if TimeZone(identifier: timeZone) == nil {
             problem("timeZone", "unknown IANA time zone \(timeZone)")
         }
-        if !(start.timeIntervalSince1970.isFinite && end.timeIntervalSince1970.isFinite) || end <= start {
-            problem("end", "end must be after start")
+        let finite = abs(start.timeIntervalSince1970) < 1e14 && abs(end.timeIntervalSince1970) < 1e14
+        if !finite || SyncRules.milliseconds(end) <= SyncRules.milliseconds(start) {
+            problem("end", "end must be at least 1 ms after start")
         } else {
             let estimate = end.timeIntervalSince(start) / interval.minimumSeconds
             if estimate > Double(Self.maximumBucketCount) {

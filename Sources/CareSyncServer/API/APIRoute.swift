@@ -36,6 +36,7 @@ extension CareSyncAPI {
             APIRoute("GET", "/v1/audit", listAudit),
             APIRoute("GET", "/healthz", healthz),
             APIRoute("GET", "/readyz", readyz),
+            APIRoute("GET", "/metrics", metricsText),
             APIRoute("GET", "/openapi.json", openAPI),
         ]
     }

@@ -18,16 +18,19 @@ public final class CareSyncAPI: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     let readiness: @Sendable () -> Bool
+    /// Prometheus metrics of this server.
+    public let metrics: ServerMetrics
 
     /// Wires the API over its stores.
     public init(store: any SyncStore, access: any AccessStore, idempotency: any IdempotencyStore = InMemoryIdempotencyStore(),
                 limits: APILimits = APILimits(),
                 notifier: ChangeNotifier = ChangeNotifier(), executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
-                readiness: @escaping @Sendable () -> Bool = { true }) {
+                readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics()) {
         self.store = store; self.access = access; self.idempotency = idempotency
         self.limits = limits; self.notifier = notifier; self.executor = executor; self.logger = logger; self.clock = clock
         self.readiness = readiness
+        self.metrics = metrics
         authenticator = Authenticator(store: access)
         admin = AccessAdmin(store: access)
         audit = AuditLog(store: access, logger: logger)
@@ -37,6 +40,13 @@ public final class CareSyncAPI: Sendable {
     public func shutdown() {
         notifier.wakeAll()
         audit.flush()
+    }
+
+    /// Runs a store write off the cooperative pool and records its duration.
+    func timedWrite<T: Sendable>(_ operation: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { metrics.recordDatabaseWrite(operation: operation, duration: ContinuousClock.now - started) }
+        return try await blocking(body)
     }
 
     /// Runs blocking store work off the cooperative pool; store errors become API errors.

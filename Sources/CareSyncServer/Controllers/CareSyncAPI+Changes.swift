@@ -31,6 +31,7 @@ extension CareSyncAPI {
 
             query.types = principal.readable(query.types)
             let page = try await self.readChanges(query, wait: wait)
+            self.metrics.feedPageServed()
             let body: JSONValue = [
                 "samples": .array(page.samples.map { SampleWire.encode($0, unit: unit) }),
                 "deletedObjects": .array(page.deletedObjects.map(SampleWire.encode)),
@@ -62,7 +63,9 @@ extension CareSyncAPI {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { return page }
+            metrics.longPollParked()
             let woke = await notifier.wait(for: query.patient, after: generation, timeout: remaining)
+            metrics.longPollUnparked()
             generation = notifier.generation(of: query.patient)
             let q = next
             page = try await blocking { try store.changes(q) }

@@ -10,6 +10,11 @@ extension CareSyncAPI {
         return .json(["status": "ready"])
     }
 
+    /// GET /metrics: Prometheus text format.
+    func metricsText(_ request: APIRequest) async throws -> APIReply {
+        APIReply(status: 200, headers: [("Content-Type", ServerMetrics.expositionContentType)], body: metrics.exposition())
+    }
+
     /// GET /openapi.json: the contract as OpenAPI 3.1.
     func openAPI(_ request: APIRequest) async throws -> APIReply {
         APIReply(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes)

@@ -12,7 +12,7 @@ extension CareSyncAPI {
                 count = input.samples.count
                 try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
                 let store = self.store, source = principal.source, now = self.clock()
-                let result = try await self.blocking { try store.upsertReport(input, patient: patient, source: source, now: now) }
+                let result = try await self.timedWrite("report") { try store.upsertReport(input, patient: patient, source: source, now: now) }
                 if result.outcome != .ignored { self.notifier.signal(patient) }
                 return APIReply.json([
                     "outcome": .string(result.outcome.rawValue),
@@ -61,7 +61,7 @@ extension CareSyncAPI {
         try await patientScoped(request, action: "reports.delete") { principal, patient in
             let id = try request.parameter("syncIdentifier")
             let store = self.store, source = principal.source, now = self.clock()
-            guard let anchor = try await self.blocking({ try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) }) else {
+            guard let anchor = try await self.timedWrite("reportDelete", { try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) }) else {
                 throw APIError.notFound("No weekly report \(id) of this source.")
             }
             self.notifier.signal(patient)

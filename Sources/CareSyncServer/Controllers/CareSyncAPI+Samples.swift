@@ -26,7 +26,8 @@ extension CareSyncAPI {
                 guard problems.isEmpty else { throw APIError.validation(problems) }
                 try self.requireWritable(inputs.map(\.type), principal: principal)
                 let store = self.store, source = principal.source, now = self.clock()
-                let result = try await self.blocking { [inputs] in try store.upsert(inputs, patient: patient, source: source, now: now) }
+                let result = try await self.timedWrite("samples") { [inputs] in try store.upsert(inputs, patient: patient, source: source, now: now) }
+                self.recordOutcomes(result.results)
                 if result.results.contains(where: { if case .ignored = $0.outcome { false } else { true } }) {
                     self.notifier.signal(patient)
                 }
@@ -47,6 +48,20 @@ extension CareSyncAPI {
         case .ignored(let reason): o["outcome"] = "ignored"; o["reason"] = .string(reason.rawValue)
         }
         return .object(o)
+    }
+
+    func recordOutcomes(_ results: [UpsertItemResult]) {
+        var inserted = 0, replaced = 0, ignored = 0
+        for r in results {
+            switch r.outcome {
+            case .inserted: inserted += 1
+            case .replaced: replaced += 1
+            case .ignored: ignored += 1
+            }
+        }
+        metrics.recordSamplesIngested(inserted, outcome: "inserted")
+        metrics.recordSamplesIngested(replaced, outcome: "replaced")
+        metrics.recordSamplesIngested(ignored, outcome: "ignored")
     }
 
     /// 403 naming every item of a type the token may not write.
@@ -88,9 +103,10 @@ extension CareSyncAPI {
                 }
                 count = uuids.count + identifiers.count
                 let store = self.store, source = principal.source, now = self.clock()
-                let result = try await self.blocking { [uuids, identifiers] in
+                let result = try await self.timedWrite("delete") { [uuids, identifiers] in
                     try store.delete(uuids: uuids, syncIdentifiers: identifiers, patient: patient, source: source, now: now)
                 }
+                self.metrics.recordSamplesIngested(result.results.filter { $0.outcome == .deleted }.count, outcome: "deleted")
                 if result.results.contains(where: { $0.outcome == .deleted }) { self.notifier.signal(patient) }
                 return APIReply.json([
                     "anchor": .string(AnchorWire.encode(result.anchor)),

@@ -38,9 +38,12 @@ extension CareSyncAPI {
     /// A router with every route of the API, translating CareSyncHTTP requests to `APIRequest`s.
     public func makeRouter() -> Router {
         var router = Router()
+        let metrics = self.metrics
         for route in routes {
             let handler = route.handler
+            let pattern = route.pattern, method = route.method
             router.on(HTTPRequest.Method(route.method)!, route.pattern) { request, context in
+                let started = ContinuousClock.now
                 let api = APIRequest(
                     method: request.head.method.rawValue, path: request.head.path,
                     query: request.head.query.map { (name: $0.name, value: $0.value ?? "") },
@@ -48,7 +51,17 @@ extension CareSyncAPI {
                     body: request.body,
                     parameters: Dictionary(context.parameters.all.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }),
                     id: request.head.id, principal: context.values[PrincipalKey.self])
-                return try await handler(api).httpResponse
+                do {
+                    let reply = try await handler(api)
+                    metrics.recordRequest(route: pattern, method: method, status: reply.status, duration: ContinuousClock.now - started)
+                    return reply.httpResponse
+                } catch let error as APIError {
+                    metrics.recordRequest(route: pattern, method: method, status: error.status, duration: ContinuousClock.now - started)
+                    throw error
+                } catch {
+                    metrics.recordRequest(route: pattern, method: method, status: 500, duration: ContinuousClock.now - started)
+                    throw error
+                }
             }
         }
         return router

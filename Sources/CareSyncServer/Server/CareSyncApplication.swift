@@ -50,15 +50,18 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
 
 /// Builds the server the configuration describes: opens and migrates the database, wires the stores,
 /// the API and the HTTP listener. Nothing listens until `start()`.
-public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync")) throws -> CareSyncApplication {
+public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
+                        metrics: ServerMetrics = ServerMetrics()) throws -> CareSyncApplication {
     let database = try openDatabase(configuration)
     let store = try SQLiteSyncStore(database: database)
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
     limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database),
-                          idempotency: SQLiteIdempotencyStore(database: database), limits: limits, logger: logger)
-    let http = HTTPServer(configuration: configuration.httpConfiguration, responder: api.makeRouter(),
+                          idempotency: SQLiteIdempotencyStore(database: database), limits: limits, logger: logger,
+                          metrics: metrics)
+    let responder = api.makeRouter().wrapped(by: AccessLogMiddleware(level: .info))
+    let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
     return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)
 }

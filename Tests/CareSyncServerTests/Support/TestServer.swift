@@ -4,14 +4,13 @@ import Foundation
 import HTTPTypes
 @testable import CareSyncServer
 
-/// A server built by `buildServer` on a temporary database, serving on a free loopback port,
+/// A server built by `buildServer` on a temporary database, serving over a real socket on a free loopback port,
 /// with two patients, two care teams and a token of every kind the authorization tests need.
 final class TestServer: Sendable {
     let app: CareSyncApplication
     let directory: URL
-    /// The bound port; nil when requests go through the in-memory pipeline.
-    let port: Int?
-    let memory: InMemoryClient?
+    /// The bound loopback port.
+    let port: Int
     let tokens: Tokens
 
     /// Secrets of the fixture's tokens.
@@ -69,14 +68,7 @@ final class TestServer: Sendable {
             expired: expiredSecret, revoked: revokedToken.secret,
             narrow: try make(TokenSpec(role: .therapist, careTeams: ["physio"], source: "org.example.narrow",
                                        readTypes: ["sixMinuteWalkTestDistance"], writeTypes: ["sixMinuteWalkTestDistance"])))
-        do {
-            port = try app.start()
-            memory = nil
-        } catch HTTPServerError.notImplemented {
-            port = nil
-            memory = InMemoryClient(responder: app.api.makeRouter(), headFilter: app.api.makeHeadFilter(),
-                                    configuration: configuration.httpConfiguration)
-        }
+        port = try app.start()
     }
 
     /// Stops the server and removes its files.
@@ -92,13 +84,7 @@ final class TestServer: Sendable {
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         var bytes = body ?? []
         if let json { bytes = json.serialized(); all.append(("Content-Type", "application/json")) }
-        if let port {
-            return try await SocketHTTPClient(port: port).send(method: method, path: path, headers: all, body: bytes)
-        }
-        var fields = HTTPFields()
-        for (n, v) in all { fields.append(HTTPField(name: HTTPField.Name(n)!, value: v)) }
-        let reply = await memory!.send(Request(method: HTTPRequest.Method(method)!, target: path, headers: fields, body: bytes))
-        return TestReply(status: reply.status.code, headers: reply.headers.map { ($0.name.rawName, $0.value) }, body: reply.body)
+        return try await SocketHTTPClient(port: port).send(method: method, path: path, headers: all, body: bytes)
     }
 }
 

@@ -7,6 +7,10 @@ struct StoreFixture {
     let directory: TemporaryDirectory
     let store: SQLiteSyncStore
 
+    /// Directories of stores handed out without their fixture (the contract suite keeps only the store).
+    private static let kept = KeptDirectories()
+    static func releaseKeptDirectories() { kept.releaseAll() }
+
     /// The repository's top-level `migrations/`.
     static let migrationsURL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -20,6 +24,7 @@ struct StoreFixture {
         configuration.connection.synchronous = synchronous
         let store = try SQLiteSyncStore(path: directory.path("store.sqlite"), migrationsDirectory: migrationsURL,
                                         configuration: configuration)
+        kept.keep(directory)  // Removed at exit, so a store outlives its fixture.
         return StoreFixture(directory: directory, store: store)
     }
 
@@ -51,4 +56,20 @@ enum FeedItem: Hashable {
     var uuid: UUID {
         switch self { case .sample(let s): s.uuid; case .deleted(let d): d.uuid }
     }
+}
+
+/// Keeps temporary directories alive until the process ends.
+final class KeptDirectories: @unchecked Sendable {
+    private let lock = NSLock()
+    private var directories: [TemporaryDirectory] = []
+    private var registered = false
+    func keep(_ directory: TemporaryDirectory) {
+        let first = lock.withLock { () -> Bool in
+            directories.append(directory)
+            defer { registered = true }
+            return !registered
+        }
+        if first { atexit { StoreFixture.releaseKeptDirectories() } }
+    }
+    func releaseAll() { lock.withLock { directories.removeAll() } }
 }

@@ -1,0 +1,97 @@
+import CareSyncCore
+import Foundation
+
+/// The whole state of the reference model: plain collections, mutated only under the store's lock.
+///
+/// The change log is an array indexed by sequence - 1. Each uuid has at most one live entry: its insert
+/// while live, its tombstone once deleted (the insert slot is cleared), so the feed naturally shows a
+/// sample added and deleted after an anchor only as a deleted object.
+struct ModelState: Sendable {
+    /// A live sample with its patient and the sequence of its insert.
+    struct Live: Sendable, Hashable { var sample: Sample; var patient: String; var sequence: Int64 }
+    /// A kept tombstone with its patient and the sequence of its deletion.
+    struct Tomb: Sendable, Hashable { var object: DeletedObject; var patient: String; var sequence: Int64 }
+    /// What a change log slot points at.
+    enum Slot: Sendable, Hashable { case sample(UUID), tombstone(UUID) }
+    /// The key of a sample with a sync identifier.
+    struct Key: Hashable, Sendable { var patient: String; var source: String; var syncIdentifier: String }
+    /// A stored weekly report: its current version's fields and keys.
+    struct Report: Sendable, Hashable {
+        var syncVersion: Int64
+        var weekStart: CalendarDay
+        var timeZone: String
+        var keys: [String]
+        var updatedAt: Date
+    }
+
+    /// The last sequence handed out (0: none yet).
+    var head: Int64 = 0
+    /// Anchors below this sequence may have missed a purged tombstone.
+    var purgeHorizon: Int64 = 0
+    /// Slot `i` holds the entry with sequence `i + 1`, or nil once superseded or purged.
+    var log: [Slot?] = []
+    var live: [UUID: Live] = [:]
+    var tombstones: [UUID: Tomb] = [:]
+    var byKey: [Key: UUID] = [:]
+    var reports: [Key: Report] = [:]
+
+    /// Takes the next sequence and records what it points at.
+    mutating func append(_ slot: Slot) -> Int64 {
+        head += 1
+        log.append(slot)
+        return head
+    }
+
+    /// Stores a new sample for `patient`.
+    mutating func insert(_ sample: Sample, patient: String) {
+        let sequence = append(.sample(sample.uuid))
+        live[sample.uuid] = Live(sample: sample, patient: patient, sequence: sequence)
+        if let id = sample.syncIdentifier {
+            byKey[Key(patient: patient, source: sample.source, syncIdentifier: id)] = sample.uuid
+        }
+    }
+
+    /// Deletes a live sample, leaving a tombstone that takes the next sequence.
+    mutating func tombstone(_ uuid: UUID, now: Date) {
+        guard let entry = live.removeValue(forKey: uuid) else { preconditionFailure("tombstone of a sample not live") }
+        log[Int(entry.sequence - 1)] = nil
+        let sample = entry.sample
+        if let id = sample.syncIdentifier {
+            byKey[Key(patient: entry.patient, source: sample.source, syncIdentifier: id)] = nil
+        }
+        let object = DeletedObject(uuid: uuid, type: sample.type, syncIdentifier: sample.syncIdentifier,
+                                   syncVersion: sample.syncVersion, source: sample.source,
+                                   start: sample.start, end: sample.end, deletedAt: now)
+        let sequence = append(.tombstone(uuid))
+        tombstones[uuid] = Tomb(object: object, patient: entry.patient, sequence: sequence)
+    }
+
+    /// The live sample under a key, if any.
+    func sample(patient: String, source: String, syncIdentifier: String) -> Sample? {
+        byKey[Key(patient: patient, source: source, syncIdentifier: syncIdentifier)].flatMap { live[$0]?.sample }
+    }
+
+    /// What the store knows under a client's uuid.
+    func existing(_ uuid: UUID?) -> ExistingUUID {
+        guard let uuid else { return .unknown }
+        if let entry = live[uuid] { return .live(entry.sample, patient: entry.patient) }
+        return tombstones[uuid] == nil ? .unknown : .deleted
+    }
+
+    /// A report's live samples by key.
+    func samples(of report: Report, key: Key) -> [String: Sample] {
+        var samples: [String: Sample] = [:]
+        for item in report.keys {
+            let id = SyncRules.derivedSyncIdentifier(report: key.syncIdentifier, key: item)
+            if let sample = sample(patient: key.patient, source: key.source, syncIdentifier: id) { samples[item] = sample }
+        }
+        return samples
+    }
+
+    /// The public form of a stored report.
+    func weeklyReport(_ report: Report, key: Key) -> WeeklyReport {
+        WeeklyReport(syncIdentifier: key.syncIdentifier, syncVersion: report.syncVersion, weekStart: report.weekStart,
+                     timeZone: report.timeZone, source: key.source, samples: samples(of: report, key: key),
+                     updatedAt: report.updatedAt)
+    }
+}

@@ -1,0 +1,154 @@
+import CareSyncCore
+import Foundation
+import Testing
+@testable import CareSyncStore
+
+/// Several writer threads and several readers paging with small limits: every reader must see every
+/// committed change exactly once, in commit order. The negative control runs the same harness against
+/// a deliberately wrong feed (page and next anchor read in two transactions) and must be caught.
+@Suite struct FeedConcurrencyTests {
+    static let patient = "patient-concurrent"
+
+    /// A feed function under test: one page for (anchor, limit).
+    typealias Feed = @Sendable (SQLiteSyncStore, Anchor?, Int) throws -> ChangeSet
+
+    static let correctFeed: Feed = { store, anchor, limit in
+        try store.changes(ChangeQuery(patient: patient, anchor: anchor, limit: limit))
+    }
+
+    /// WRONG on purpose: reads the page in one read transaction and the head (the next anchor when the page
+    /// is the last) in another, so a commit between the two is skipped. The pause widens that window.
+    static let pageAndAnchorInTwoTransactions: Feed = { store, anchor, limit in
+        let query = ChangeQuery(patient: patient, anchor: anchor, limit: limit)
+        let page = try store.database.read { db in
+            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, storeID: store.storeID, db: db)
+        }
+        if page.hasMore { return page }
+        usleep(300)
+        let head = try store.database.read { try StoreQueries.head($0) }
+        return ChangeSet(samples: page.samples, deletedObjects: page.deletedObjects,
+                         anchor: Anchor(storeID: store.storeID, sequence: head), hasMore: false)
+    }
+
+    /// What the checker found wrong in one reader's view.
+    struct Violations: CustomStringConvertible {
+        var missing = 0, duplicated = 0, outOfOrder = 0
+        var isEmpty: Bool { missing == 0 && duplicated == 0 && outOfOrder == 0 }
+        var description: String { "missing \(missing), duplicated \(duplicated), out of order \(outOfOrder)" }
+    }
+
+    /// Compares a reader's sequence of uuids with the committed feed order.
+    static func check(seen: [UUID], committed: [UUID]) -> Violations {
+        var v = Violations()
+        let position = Dictionary(uniqueKeysWithValues: committed.enumerated().map { ($1, $0) })
+        var counts: [UUID: Int] = [:]
+        var last = -1
+        for uuid in seen {
+            counts[uuid, default: 0] += 1
+            guard let p = position[uuid] else { v.outOfOrder += 1; continue }
+            if p <= last { v.outOfOrder += 1 }
+            last = max(last, p)
+        }
+        v.duplicated = counts.values.filter { $0 > 1 }.count
+        v.missing = committed.filter { counts[$0] == nil }.count
+        return v
+    }
+
+    /// Runs writers and readers concurrently; returns each reader's violations.
+    static func run(feed: @escaping Feed, writers: Int = 4, batches: Int = 120, readers: Int = 3, limit: Int = 5,
+                    seed: UInt64) throws -> [Violations] {
+        let f = try StoreFixture.make()
+        let store = f.store
+        let done = LockedFlag()
+        let committed = UUIDLog()
+        let group = DispatchGroup()
+        let failures = UUIDLog()
+        for w in 0..<writers {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                var rng = SeededGenerator(seed: seed &+ UInt64(w))
+                for b in 0..<batches {
+                    let count = Int.random(in: 1...4, using: &rng)
+                    let inputs = (0..<count).map { i in
+                        StoreFixture.input(type: .stepCount, value: Double(i), syncIdentifier: "w\(w)-b\(b)-\(i)", syncVersion: 1)
+                    }
+                    do {
+                        // Another patient's writes interleave too; they must not disturb this feed.
+                        let result = try store.upsert(inputs, patient: b % 5 == 0 ? "other" : patient, source: "s\(w)", now: StoreFixture.t0)
+                        if b % 5 != 0 { committed.append(result.results.map(\.uuid)) }
+                    } catch { failures.fail("\(error)") }
+                }
+            }.start()
+        }
+        let results = ViolationsLog()
+        let readerGroup = DispatchGroup()
+        for _ in 0..<readers {
+            readerGroup.enter()
+            Thread {
+                defer { readerGroup.leave() }
+                var seen: [UUID] = []
+                var anchor: Anchor?
+                do {
+                    while true {
+                        let writersFinished = done.isSet
+                        let page = try feed(store, anchor, limit)
+                        seen += (page.samples.map { ($0.uuid) } + page.deletedObjects.map(\.uuid))
+                        anchor = page.anchor
+                        if !page.hasMore && writersFinished { break }
+                    }
+                    let truth = try store.changes(ChangeQuery(patient: patient, limit: 5_000)).samples.map(\.uuid)
+                    results.append(check(seen: seen, committed: truth))
+                } catch { failures.fail("\(error)") }
+            }.start()
+        }
+        group.wait()
+        done.set()
+        readerGroup.wait()
+        let truth = try store.changes(ChangeQuery(patient: patient, limit: 5_000))
+        #expect(!truth.hasMore)
+        #expect(Set(truth.samples.map(\.uuid)) == Set(committed.all))
+        #expect(failures.messages.isEmpty, "\(failures.messages)")
+        return results.all
+    }
+
+    @Test func everyReaderSeesEveryChangeExactlyOnceInOrder() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        let violations = try Self.run(feed: Self.correctFeed, seed: seed)
+        #expect(violations.count == 3)
+        for v in violations { #expect(v.isEmpty, "seed \(seed): \(v)") }
+    }
+
+    @Test func negativeControlPageAndAnchorInTwoTransactionsIsCaught() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        let violations = try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed)
+        #expect(violations.count == 3)
+        #expect(violations.contains { $0.missing > 0 }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
+    }
+
+    @Test func checkerFlagsMissingDuplicateAndDisorder() {
+        let a = UUID(), b = UUID(), c = UUID()
+        #expect(Self.check(seen: [a, b, c], committed: [a, b, c]).isEmpty)
+        #expect(Self.check(seen: [a, c], committed: [a, b, c]).missing == 1)
+        #expect(Self.check(seen: [a, b, b, c], committed: [a, b, c]).duplicated == 1)
+        #expect(Self.check(seen: [b, a, c], committed: [a, b, c]).outOfOrder == 1)
+    }
+}
+
+/// Thread-safe append-only logs for the harness.
+final class UUIDLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var uuids: [UUID] = []
+    private var failures: [String] = []
+    func append(_ new: [UUID]) { lock.withLock { uuids += new } }
+    func fail(_ message: String) { lock.withLock { failures.append(message) } }
+    var all: [UUID] { lock.withLock { uuids } }
+    var messages: [String] { lock.withLock { failures } }
+}
+
+final class ViolationsLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [FeedConcurrencyTests.Violations] = []
+    func append(_ v: FeedConcurrencyTests.Violations) { lock.withLock { items.append(v) } }
+    var all: [FeedConcurrencyTests.Violations] { lock.withLock { items } }
+}
