@@ -134,7 +134,9 @@ extension Connection {
                 response = await core.pipeline.handle(request, context: context, maxBodySize: core.configuration.maxBodySize)
             }
             core.inFlight.subtract(1, ordering: .relaxed)
-            let prepared = ResponsePreparer.prepare(response, for: current.head, core: core, close: close)
+            // Shutdown may have begun while the handler ran: then this is the connection's last answer.
+            let last = close || core.draining.load(ordering: .relaxed)
+            let prepared = ResponsePreparer.prepare(response, for: current.head, core: core, close: last)
             self.loop.queue.async { self.send(prepared) }
         }
     }

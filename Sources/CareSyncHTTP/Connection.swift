@@ -143,7 +143,7 @@ final class Connection: @unchecked Sendable {
     /// Shutdown: an idle connection closes now, a busy one after its response.
     func beginShutdown() {
         closeAfterResponse = true
-        if phase == .idle, readIndex == buffer.count { close() }
+        if phase == .lingering || (phase == .idle && readIndex == buffer.count) { close() }
     }
 
     /// Closes the socket (once the sources are cancelled) and forgets the connection.
