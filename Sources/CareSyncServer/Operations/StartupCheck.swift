@@ -3,13 +3,19 @@ import CareSyncStore
 /// Checks made before serving, so a server never starts on a database it cannot use:
 /// it fails closed with one clear line instead of failing request by request.
 public enum StartupCheck {
-    /// Refuses a database that cannot take a write (read-only file, folder or mount; a locked
-    /// or corrupt file): runs an empty `BEGIN IMMEDIATE` … `COMMIT` on the writer connection.
+    /// Refuses a database that cannot take a write (read-only file, folder or mount; a corrupt
+    /// file): creates a table in a transaction that is always rolled back, so nothing changes.
     public static func verifyWritable(_ database: Database) throws(StartupError) {
         do {
-            try database.write { db in
-                // Reading the schema makes SQLite check the file header and first page.
-                _ = try db.scalarInt64("PRAGMA schema_version")
+            try database.writeWithoutTransaction { db in
+                try db.execute("BEGIN IMMEDIATE TRANSACTION")
+                do {
+                    try db.execute("CREATE TABLE main.caresync_startup_probe (x)")
+                } catch {
+                    try? db.execute("ROLLBACK")  // the probe's own error is the one that matters
+                    throw error
+                }
+                try db.execute("ROLLBACK")
             }
         } catch {
             throw StartupError(path: database.path, reason: "cannot be written: \(error)")

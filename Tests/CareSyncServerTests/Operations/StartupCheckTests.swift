@@ -45,3 +45,15 @@ import Testing
         }
     }
 }
+
+extension StartupCheckTests {
+    @Test func probeLeavesNoTrace() throws {
+        let (path, folder) = try Self.makePath()
+        defer { folder.remove() }
+        let database = try Database(path: path)
+        try StartupCheck.verifyWritable(database)
+        try StartupCheck.verifyWritable(database)
+        let tables = try database.read { try $0.scalarInt64("SELECT count(*) FROM sqlite_master") }
+        #expect(tables == 0)
+    }
+}
