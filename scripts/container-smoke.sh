@@ -104,6 +104,14 @@ PY
 anchor="$(cat "$work/body.anchor")"
 pass "GET /v1/patients/P-SMOKE/changes returns both report samples"
 
+# An online backup while the server runs, then a change made after it.
+in_container backup --to /data/backup.sqlite > /dev/null || fail "caresync backup while serving"
+pass "caresync backup --to /data/backup.sqlite while serving"
+sed -e 's/"syncVersion": 1/"syncVersion": 2/' -e 's/"value": 450/"value": 470/' "$work/report.json" > "$work/report2.json"
+[ "$(http POST /v1/patients/P-SMOKE/weekly-reports "$token" "$work/report2.json")" = 200 ] || fail "POST report version 2"
+[ "$(http GET "/v1/patients/P-SMOKE/changes?anchor=$anchor" "$token")" = 200 ] || fail "GET changes after version 2"
+after_backup="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["anchor"])' "$work/body")"
+
 # A long poll in flight when SIGTERM arrives must still be answered.
 curl -sS -o "$work/poll" -w '%{http_code}' --max-time 70 -H "Authorization: Bearer $token" \
   "$base/v1/patients/P-SMOKE/changes?anchor=$anchor&wait=3" > "$work/poll.status" 2> "$work/poll.err" &
@@ -126,6 +134,34 @@ assert lines' 2> /dev/null; then
 else
   fail "log lines are not all JSON: $(podman logs "$name" 2>&1 | head -n 3)"
 fi
+# Restore the backup into the volume (documented procedure), start again: an anchor taken after the
+# backup must make the client resync (400 invalidAnchor or 410 anchorExpired), never skip changes.
+podman run --rm --user 0 -v "$volume:/data" --entrypoint /bin/sh "$image_tag" -c \
+  'cp /data/backup.sqlite /data/caresync.sqlite && rm -f /data/caresync.sqlite-wal /data/caresync.sqlite-shm && chown 10001:10001 /data/caresync.sqlite' \
+  || fail "restoring the backup"
+podman rm "$name" > /dev/null
+podman run -d --name "$name" --read-only --tmpfs /tmp:rw,size=16m,mode=1777 --cap-drop ALL \
+  --security-opt no-new-privileges --memory 512m --health-interval disable \
+  -v "$volume:/data" -p "127.0.0.1:$port:8080" "$image_tag" > /dev/null
+deadline=$((SECONDS + 60))
+until podman healthcheck run "$name" > /dev/null 2>&1; do
+  [ "$(podman inspect --format '{{.State.Status}}' "$name")" = running ] || fail "restored server stopped"
+  [ $SECONDS -lt $deadline ] || fail "restored server not healthy within 60 s"
+  sleep 1
+done
+status="$(http GET "/v1/patients/P-SMOKE/changes?anchor=$after_backup" "$token")"
+case "$status" in
+  400|410) grep -Eq '"code" *: *"(invalidAnchor|anchorExpired)"' "$work/body" \
+             || fail "restored server answered $status without invalidAnchor/anchorExpired: $(head -c 300 "$work/body")" ;;
+  *) fail "restored server accepted an anchor taken after the backup ($status)" ;;
+esac
+pass "restored backup: an anchor from after the backup answers $status (client resyncs)"
+status="$(http GET /v1/patients/P-SMOKE/changes "$token")"
+[ "$status" = 200 ] && grep -q '"value" *: *450' "$work/body" || fail "restored server does not serve the backed-up report ($status)"
+pass "restored server serves the data as of the backup"
+podman stop -t 30 "$name" > /dev/null
+[ "$(podman inspect --format '{{.State.ExitCode}}' "$name")" = 0 ] || fail "restored server exit code after SIGTERM"
+
 # Startup fails closed: a database it cannot use stops it with a non-zero exit and a clear line.
 # refuses NAME SETUP [VOLUME-SUFFIX]: prepares a fresh volume as root with SETUP (sh, or `migrate`), then starts
 # the server on it and expects a non-zero exit within 60 s.
