@@ -6,8 +6,8 @@
 # ---- Build stage: the official Swift image, a release binary with the static Swift stdlib.
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
-COPY Package.swift ./
-COPY Sources ./Sources
+# Package.swift and every folder its targets name (Sources, Tests, bench); .dockerignore drops the rest.
+COPY . .
 # The cache mount keeps .build between image builds, so a rebuild compiles only what changed.
 RUN --mount=type=cache,target=/src/.build,id=caresync-swift-build \
     swift build -c release --static-swift-stdlib --product caresync \

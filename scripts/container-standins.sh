@@ -45,12 +45,18 @@ import_root() {
   local name="$1" stamp="$2"; shift 2
   local changes=(--change "LABEL org.caresync.standin=$stamp" --change "CMD [\"bash\"]")
   [ -n "${extra_env:-}" ] && changes+=(--change "ENV $extra_env")
+  local previous
+  previous="$(podman image inspect --format '{{.Id}}' "$name" 2>/dev/null || true)"
   log "podman import $name"
   tar --numeric-owner -c "$@" | podman import "${changes[@]}" - "$name" > /dev/null
   case "$name" in
     */*) ;;
     *) podman tag "localhost/$name" "docker.io/library/$name" ;;
   esac
+  # Drop the stand-in this one replaces (by id, only if nothing else uses it).
+  if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect --format '{{.Id}}' "$name")" ]; then
+    podman rmi "$previous" > /dev/null 2>&1 || true
+  fi
 }
 
 # ---- runtime stand-in

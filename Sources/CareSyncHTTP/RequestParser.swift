@@ -24,6 +24,8 @@ struct RequestParser: Sendable {
     var fields: [(name: String, value: String)] = []
     var fieldBytes = 0
     var bodyReceived = 0
+    /// Bytes of an unfinished line already searched for LF (input restarts at the line's start).
+    var scanned = 0
 
     /// Creates a parser waiting for a request line.
     init(limits: ParserLimits = ParserLimits()) {
@@ -50,9 +52,10 @@ struct RequestParser: Sendable {
                 // RFC 9112 §2.2: empty lines before a request line are skipped.
                 if input.count - offset >= 2, input[offset] == 13, input[offset + 1] == 10 {
                     offset += 2
+                    scanned = 0
                     continue
                 }
-                guard let lf = Self.findLF(input, from: offset) else {
+                guard let lf = findLine(input, offset) else {
                     if input.count - offset > limits.maxRequestLineLength + 1 { throw .uriTooLong }
                     return (.needMore, offset)
                 }
@@ -65,7 +68,7 @@ struct RequestParser: Sendable {
                 state = .fields
             case .fields, .trailers:
                 let inTrailers = state == .trailers
-                guard let lf = Self.findLF(input, from: offset) else {
+                guard let lf = findLine(input, offset) else {
                     if fieldBytes + input.count - offset > limits.maxHeaderSize + 1 { throw .headersTooLarge }
                     return (.needMore, offset)
                 }
@@ -96,7 +99,7 @@ struct RequestParser: Sendable {
                 state = .fixedBody(remaining: remaining - take)
                 return (.body(offset..<offset + take), offset + take)
             case .chunkLine:
-                guard let lf = Self.findLF(input, from: offset) else {
+                guard let lf = findLine(input, offset) else {
                     if input.count - offset > Self.maxChunkLine { throw .badRequest("chunk line too long") }
                     return (.needMore, offset)
                 }
@@ -134,6 +137,18 @@ struct RequestParser: Sendable {
 
     /// The longest chunk-size line accepted (size and extensions).
     static let maxChunkLine = 4096
+
+    /// The LF ending the line that starts at `offset`, skipping what an earlier call already searched;
+    /// remembers how far it searched when there is none yet (no quadratic rescans of slow lines).
+    private mutating func findLine(_ input: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int? {
+        let from = offset + min(scanned, input.count - offset)
+        if let lf = Self.findLF(input, from: from) {
+            scanned = 0
+            return lf
+        }
+        scanned = input.count - offset
+        return nil
+    }
 
     /// The index of the next LF at or after `from`, or nil.
     static func findLF(_ input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {

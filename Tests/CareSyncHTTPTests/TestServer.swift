@@ -44,6 +44,13 @@ enum TestServer {
         return router
     }
 
+    /// A logger that stays silent in test output.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "caresync.http.test")
+        logger.logLevel = .critical
+        return logger
+    }
+
     /// Starts a server; returns it with its port.
     static func start(
         _ configuration: HTTPServer.Configuration = configuration(), responder: (any HTTPResponder)? = nil,

@@ -70,6 +70,7 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
     case .full, .extra: .full
     }
     let database = try Database(path: configuration.databasePath, configuration: dbConfiguration)
+    try StartupCheck.verifyWritable(database)
     try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
     return database
 }

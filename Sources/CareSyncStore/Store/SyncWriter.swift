@@ -11,14 +11,30 @@ public struct SyncWriter {
     /// The writer connection, inside a transaction; use it to write your own tables in the same transaction.
     public let db: Connection
     let storeID: String
+    private let statements: Statements
 
     init(db: Connection, storeID: String) {
         precondition(db.isInTransaction, "SyncWriter needs an open write transaction")
-        self.db = db; self.storeID = storeID
+        self.db = db; self.storeID = storeID; self.statements = Statements(db: db)
+    }
+
+    /// The hot statements, looked up in the connection's cache once per write rather than once per row.
+    private final class Statements {
+        let db: Connection
+        init(db: Connection) { self.db = db }
+        lazy var byKey = Result { try db.cachedStatement("""
+            SELECT \(SampleRow.sampleColumns) FROM samples
+            WHERE patient = ? AND source = ? AND sync_id = ? AND sync_id IS NOT NULL
+            """) }
+        lazy var log = Result { try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)") }
+        lazy var insert = Result { try db.cachedStatement("""
+            INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """) }
     }
 
     /// The anchor at the head of the change log, including this transaction's changes.
-    public func headAnchor() throws -> Anchor { Anchor(storeID: storeID, sequence: try StoreQueries.head(db)) }
+    public func headAnchor() throws -> Anchor { try StoreQueries.headAnchor(db, storeID: storeID) }
 
     // MARK: Samples
 
@@ -56,10 +72,10 @@ public struct SyncWriter {
                 results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound)); continue
             }
             guard sample.source == source else {
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: sample.syncIdentifier, outcome: .notOwned)); continue
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notOwned)); continue
             }
             try tombstone(sample, patient: patient, now: now)
-            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: sample.syncIdentifier, outcome: .deleted))
+            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .deleted))
         }
         for identifier in syncIdentifiers {
             guard let sample = try liveSample(patient: patient, source: source, syncIdentifier: identifier) else {
@@ -75,10 +91,11 @@ public struct SyncWriter {
 
     /// The live sample of (patient, source, syncIdentifier), if any.
     func liveSample(patient: String, source: String, syncIdentifier: String) throws -> Sample? {
-        try db.fetchOne("""
-            SELECT \(SampleRow.sampleColumns) FROM samples
-            WHERE patient = ? AND source = ? AND sync_id = ? AND sync_id IS NOT NULL
-            """, [.text(patient), .text(source), .text(syncIdentifier)]) { try SampleRow.decodeSample($0) }
+        let statement = try statements.byKey.get()
+        try statement.bind(patient, at: 1)
+        try statement.bind(source, at: 2)
+        try statement.bind(syncIdentifier, at: 3)
+        return try statement.first { try SampleRow.decodeSample($0) }
     }
 
     /// What the store holds under a uuid: a live sample (with its patient), a tombstone, or nothing.
@@ -93,7 +110,7 @@ public struct SyncWriter {
 
     /// Takes the next sequence for a change of `patient`.
     private func nextSequence(patient: String, kind: Int64, uuid: UUID) throws -> Int64 {
-        let log = try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)")
+        let log = try statements.log.get()
         try log.bind(patient, at: 1)
         try log.bind(kind, at: 2)
         try log.bind(uuid, at: 3)
@@ -104,12 +121,9 @@ public struct SyncWriter {
     /// Stores `input` as a new live sample (the client's uuid, else a new one); returns its uuid.
     @discardableResult
     func insert(_ input: SampleInput, patient: String, source: String) throws -> UUID {
-        let uuid = input.uuid ?? UUID()
+        let uuid = input.uuid ?? TimeOrderedUUID.make()
         let seq = try nextSequence(patient: patient, kind: 0, uuid: uuid)
-        let insert = try db.cachedStatement("""
-            INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try statements.insert.get()
         try insert.bind(seq, at: 1)
         try insert.bind(patient, at: 2)
         try insert.bind(uuid, at: 3)

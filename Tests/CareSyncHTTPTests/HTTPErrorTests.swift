@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import CareSyncHTTP
+
+@Suite struct HTTPErrorTests {
+    @Test func rendersEveryRFC9457Field() throws {
+        let error = HTTPError.validationFailed(
+            [FieldError(index: 2, field: "unit", message: "kg is not a length \"unit\""), FieldError(message: "x")],
+            detail: "2 samples are invalid")
+        let response = error.response()
+        #expect(response.status.code == 422)
+        #expect(response.headers[.contentType] == "application/problem+json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body.bytes ?? [])) as? [String: Any])
+        #expect(json["type"] as? String == "about:blank")
+        #expect(json["title"] as? String == "Unprocessable Content")
+        #expect(json["status"] as? Int == 422)
+        #expect(json["detail"] as? String == "2 samples are invalid")
+        #expect(json["code"] as? String == "validationFailed")
+        let errors = try #require(json["errors"] as? [[String: Any]])
+        #expect(errors.count == 2)
+        #expect(errors[0]["index"] as? Int == 2)
+        #expect(errors[0]["field"] as? String == "unit")
+        #expect(errors[0]["message"] as? String == "kg is not a length \"unit\"")
+        #expect(errors[1]["index"] == nil)
+    }
+
+    @Test func quotesControlCharacters() throws {
+        let text = HTTPError(.badRequest, code: .invalidJSON, detail: "line\n\u{1}tab\t\\").jsonText
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(json["detail"] as? String == "line\n\u{1}tab\t\\")
+    }
+
+    @Test func gzipRoundTripAndBomb() throws {
+        let original = Array(String(repeating: "weekly report ", count: 500).utf8)
+        let packed = Gzip.compress(original)
+        #expect(packed.count < original.count / 10)
+        #expect(try Gzip.decompress(packed, limit: original.count) == original)
+        #expect(throws: Gzip.Failure.tooLarge) { try Gzip.decompress(packed, limit: original.count - 1) }
+        #expect(throws: Gzip.Failure.corrupt) { try Gzip.decompress(Array(packed.dropLast(9)), limit: 1 << 20) }
+        #expect(Gzip.accepts("br, gzip;q=0.5"))
+        #expect(!Gzip.accepts("gzip;q=0, br"))
+    }
+
+    @Test func gzipRequestBodiesAreInflatedInMemory() async {
+        let client = InMemoryClient(responder: TestServer.router(), configuration: HTTPServer.Configuration(maxBodySize: 4096))
+        let plain = Array("{\"samples\":[]}".utf8)
+        let ok = await client.send(.post, "/echo", headers: [.contentEncoding: "gzip"], body: Gzip.compress(plain))
+        #expect(ok.body == plain)
+        let bomb = Gzip.compress([UInt8](repeating: 0, count: 100_000))
+        let refused = await client.send(.post, "/echo", headers: [.contentEncoding: "gzip"], body: bomb)
+        #expect(refused.status == .contentTooLarge)
+        #expect(refused.text.contains("payloadTooLarge"))
+        let brotli = await client.send(.post, "/echo", headers: [.contentEncoding: "br"], body: plain)
+        #expect(brotli.status == .unsupportedMediaType)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+@testable import CareSyncHTTP
+
+extension LiveTests {
+    @Suite struct Control {
+        static let authFilter = ClosureHeadFilter { head, _ in
+            guard head.headers[.authorization] == "Bearer good" else { throw HTTPError.unauthorized("bad token") }
+        }
+
+        @Test func continueIsSentOnlyAfterTheHeadIsAccepted() async throws {
+            let (server, port) = try TestServer.start(headFilter: Self.authFilter)
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            #expect(try client.read().status == 100)
+            client.send("body")
+            let reply = try client.read()
+            #expect(reply.status == 200)
+            #expect(reply.text == "body")
+            #expect(!client.isClosed(within: 0.1))
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+
+        @Test func refusedHeadGets401WithoutContinueAndCloses() async throws {
+            let (server, port) = try TestServer.start(headFilter: Self.authFilter)
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer bad\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            let reply = try client.read()
+            #expect(reply.status == 401)
+            #expect(reply.header("WWW-Authenticate") == "Bearer")
+            #expect(reply.header("Connection") == "close")
+            #expect(reply.text.contains("\"code\":\"unauthorized\""))
+            #expect(client.isClosed())
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+
+        @Test func tooLargeBodyIs413BeforeContinue() async throws {
+            var configuration = TestServer.configuration()
+            configuration.maxBodySize = 100
+            let (server, port) = try TestServer.start(configuration, headFilter: Self.authFilter)
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n")
+            let reply = try client.read()
+            #expect(reply.status == 413)
+            #expect(client.isClosed())
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+
+        @Test func connectionCapAnswers503AndCloses() async throws {
+            var configuration = TestServer.configuration()
+            configuration.maxConnections = 2
+            let (server, port) = try TestServer.start(configuration)
+            let first = try RawClient(port: port)
+            let second = try RawClient(port: port)
+            for client in [first, second] {
+                client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+                #expect(try client.read().status == 200)
+            }
+            let third = try RawClient(port: port)
+            third.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            let reply = try third.read()
+            #expect(reply.status == 503)
+            #expect(reply.text.contains("\"code\":\"unavailable\""))
+            #expect(third.isClosed())
+            first.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(try first.read().status == 200)
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+
+        @Test func gracefulShutdownFinishesTheRequestInFlight() async throws {
+            let (server, port) = try TestServer.start()
+            let busy = try RawClient(port: port)
+            let idle = try RawClient(port: port)
+            idle.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(try idle.read().status == 200)
+            busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))
+            let clock = ContinuousClock()
+            let started = clock.now
+            async let stopped: Void = server.shutdown(gracePeriod: .seconds(3))
+            #expect(idle.isClosed(within: 1))
+            let reply = try busy.read()
+            #expect(reply.status == 200)
+            #expect(reply.text == "slow")
+            #expect(reply.header("Connection") == "close")
+            await stopped
+            #expect(clock.now - started < .seconds(2))
+            #expect(server.connectionCount == 0)
+            #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+        }
+
+        @Test func shutdownGracePeriodBoundsASlowHandler() async throws {
+            var router = Router()
+            router.get("/forever") { _, _ in
+                try await Task.sleep(for: .seconds(30))
+                return .text("late")
+            }
+            let (server, port) = try TestServer.start(responder: router)
+            let client = try RawClient(port: port)
+            client.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))
+            let clock = ContinuousClock()
+            let started = clock.now
+            await server.shutdown(gracePeriod: .milliseconds(200))
+            #expect(clock.now - started < .seconds(2))
+            #expect(client.isClosed())
+        }
+
+        @Test func thousandParkedRequestsHoldNoThreads() async throws {
+            let parked = Mutex<[CheckedContinuation<Void, Never>]>([])
+            var router = Router()
+            router.get("/wait") { _, _ in
+                await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
+                return .text("released")
+            }
+            // Connecting 1,000 clients takes a while: a long idle deadline keeps the first ones open.
+            let configuration = TestServer.configuration(header: .seconds(10), idle: .seconds(10))
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let clients = try (0..<1000).map { _ in try RawClient(port: port, timeout: 10) }
+            for client in clients { client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n") }
+            let clock = ContinuousClock()
+            let limit = clock.now + .seconds(10)
+            while parked.withLock({ $0.count }) < 1000, clock.now < limit {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(parked.withLock { $0.count } == 1000)
+            // With 1,000 requests parked, another request is still served at once.
+            let other = try RawClient(port: port)
+            other.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+            while parked.withLock({ $0.count }) < 1001, clock.now < limit {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(parked.withLock { $0.count } == 1001)
+            for continuation in parked.withLock({ list in defer { list = [] }; return list }) { continuation.resume() }
+            for client in clients + [other] {
+                #expect(try client.read().text == "released")
+            }
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}
+
+extension LiveTests {
+    @Suite struct HandlersOnEventLoops {
+        @Test func keepAlivePipeliningAndParkingWorkOnLoopExecutors() async throws {
+            var configuration = TestServer.configuration()
+            configuration.handlersOnEventLoops = true
+            configuration.eventLoopCount = 1
+            let released = AsyncStream<Void>.makeStream()
+            var router = TestServer.router()
+            router.get("/park") { _, _ in
+                for await _ in released.stream { break }
+                return .text("unparked")
+            }
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let parked = try RawClient(port: port)
+            parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
+            // The one loop is not held by the parked handler: another connection is served.
+            let client = try RawClient(port: port)
+            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi")
+            #expect(try client.read().text == "slow")
+            #expect(try client.read().text == "hi")
+            released.continuation.yield()
+            #expect(try parked.read().text == "unparked")
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}
+
+extension LiveTests {
+    @Suite struct Signals {
+        @Test func sigtermFinishesTheRequestInFlightThenStops() async throws {
+            let (server, port) = try TestServer.start()
+            let installed = AsyncStream<Void>.makeStream()
+            let running = Task {
+                await server.runUntilTerminated(gracePeriod: .seconds(3)) { installed.continuation.yield() }
+            }
+            for await _ in installed.stream { break }
+            let client = try RawClient(port: port)
+            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))
+            kill(getpid(), SIGTERM)
+            let reply = try client.read()
+            #expect(reply.status == 200)
+            #expect(reply.header("Connection") == "close")
+            await running.value
+            #expect(server.connectionCount == 0)
+            #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+        }
+    }
+}
+
+extension LiveTests {
+    @Suite struct Concurrency {
+        @Test func requestsBeyondTheHandlerLimitGet503() async throws {
+            var configuration = TestServer.configuration()
+            configuration.maxConcurrentRequests = 1
+            let gate = AsyncStream<Void>.makeStream()
+            var router = TestServer.router()
+            router.get("/park") { _, _ in
+                for await _ in gate.stream { break }
+                return .text("done")
+            }
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let parked = try RawClient(port: port)
+            parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(100))
+            let other = try RawClient(port: port)
+            other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            let refused = try other.read()
+            #expect(refused.status == 503)
+            #expect(refused.text.contains("\"code\":\"unavailable\""))
+            gate.continuation.yield()
+            #expect(try parked.read().text == "done")
+            other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(try other.read().status == 200)
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}
