@@ -43,7 +43,7 @@ struct ModelBasedRun {
     mutating func run(steps: Int) throws {
         for step in 0..<steps {
             let now = OperationGenerator.base.addingTimeInterval(Double(step))
-            let op = generator.next(now: now, knownUUIDs: knownUUIDs, live: model.liveSamples)
+            let op = generator.next(now: now, knownUUIDs: knownUUIDs, liveCount: model.liveCount, live: model.liveSamples)
             log.append("\(step): \(op)")
             do {
                 try apply(op, now: now)
