@@ -22,7 +22,7 @@ import Testing
     static let pageAndAnchorInTwoTransactions: Feed = { store, anchor, limit in
         let query = ChangeQuery(patient: patient, anchor: anchor, limit: limit)
         let page = try store.database.read { db in
-            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, storeID: store.storeID, db: db)
+            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, horizon: 0, storeID: store.storeID, db: db)
         }
         if page.hasMore { return page }
         usleep(300)
@@ -153,4 +153,3 @@ final class ViolationsLog: @unchecked Sendable {
     func append(_ v: FeedConcurrencyTests.Violations) { lock.withLock { items.append(v) } }
     var all: [FeedConcurrencyTests.Violations] { lock.withLock { items } }
 }
-
