@@ -52,7 +52,12 @@ public final class HTTPServer: Sendable {
             let shortest = [configuration.headerReadTimeout, configuration.bodyReadTimeout,
                             configuration.idleTimeout, configuration.writeTimeout].min() ?? .seconds(1)
             let tick = min(max(shortest / 4, .milliseconds(10)), .seconds(1))
-            state.loops = (0..<count).map { EventLoop(index: $0, tick: tick) }
+            do {
+                state.loops = try (0..<count).map { try EventLoop(index: $0, tick: tick) }
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "caresync.http.accept"))
             source.setEventHandler { [weak self] in self?.acceptPending(fd) }
             source.setCancelHandler { Glibc.close(fd) }
