@@ -1,5 +1,6 @@
 import CEpoll
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,9 @@ final class EventLoop: @unchecked Sendable {
     private var source: (any DispatchSourceRead)?
     private var connections: [Int32: Connection] = [:]
     private var timer: (any DispatchSourceTimer)?
+    /// Responses finished by handler tasks, waiting to be written on the queue; `scheduled` is
+    /// set while a drain of them is already queued, so a burst of completions costs one wake-up.
+    private let finished = Mutex<(items: [(Connection, PreparedResponse)], scheduled: Bool)>(([], false))
 
     init(index: Int, tick: Duration) throws {
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -60,6 +64,28 @@ final class EventLoop: @unchecked Sendable {
             }
             if count < Self.batch { return }
         }
+    }
+
+    /// Hands a finished response to its connection on the queue (from any thread).
+    func complete(_ connection: Connection, with response: PreparedResponse) {
+        let schedule = finished.withLock { state -> Bool in
+            state.items.append((connection, response))
+            defer { state.scheduled = true }
+            return !state.scheduled
+        }
+        if schedule { queue.async { self.sendFinished() } }
+    }
+
+    /// Writes every finished response (on the queue).
+    private func sendFinished() {
+        let items = finished.withLock { state -> [(Connection, PreparedResponse)] in
+            defer {
+                state.items = []
+                state.scheduled = false
+            }
+            return state.items
+        }
+        for (connection, response) in items { connection.send(response) }
     }
 
     /// Adds a connection to the epoll set, reading (on the queue); false if the kernel refused.
