@@ -80,6 +80,10 @@ print("round %s: ours %.0f req/s, nginx %.0f req/s -> %.0f%% of nginx (target >=
 PY
 done
 
+echo "== baseline: wrk -t2 -c16 -d5s with no idle connections"
+wrk -t2 -c16 -d5s --latency "http://127.0.0.1:$ours_port/hello" | tee "$out/wrk-before-idle.txt"
+echo "latency without idle connections: p50 $(awk '$1=="50%" {print $2}' "$out/wrk-before-idle.txt"), p99 $(p99 "$out/wrk-before-idle.txt"), $(rps "$out/wrk-before-idle.txt") req/s" | tee -a "$out/summary.txt"
+
 echo "== $idle idle keep-alive connections"
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server_pid/status"; }
 echo "server RSS before: $(( $(rss) / 1024 )) MB"
