@@ -170,13 +170,13 @@ public final class HTTPServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func runUntilTerminated(gracePeriod: Duration = .seconds(10)) async {
-        await runUntilTerminated(gracePeriod: gracePeriod, onSignalsInstalled: {})
+        await runUntilSignalled([SIGTERM, SIGINT], gracePeriod: gracePeriod, onSignalsInstalled: {})
     }
 
-    /// `runUntilTerminated`, calling `onSignalsInstalled` once the handlers are in place (tests).
-    func runUntilTerminated(gracePeriod: Duration, onSignalsInstalled: @Sendable () -> Void) async {
+    /// Serves until one of `signals` arrives, calling `onSignalsInstalled` once the handlers are in
+    /// place (tests use a signal no other suite listens for).
+    func runUntilSignalled(_ signals: [Int32], gracePeriod: Duration, onSignalsInstalled: @Sendable () -> Void) async {
         let queue = DispatchQueue(label: "caresync.http.signals")
-        let signals = [SIGTERM, SIGINT]
         let previous = signals.map { signal($0, SIG_IGN) }
         let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         await withCheckedContinuation { (received: CheckedContinuation<Void, Never>) in
