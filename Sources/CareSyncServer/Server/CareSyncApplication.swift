@@ -43,7 +43,9 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
     case .normal: .normal
     case .full, .extra: .full
     }
-    let database = try Database(path: configuration.databasePath, configuration: dbConfiguration)
+    let database = try StartupCheck.opening(configuration.databasePath) {
+        try Database(path: configuration.databasePath, configuration: dbConfiguration)
+    }
     try StartupCheck.verifyWritable(database)
     try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
     return database
