@@ -43,13 +43,15 @@ extension StartupCheck {
         let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let user = "uid \(getuid())"
         if FileManager.default.fileExists(atPath: path) && access(path, R_OK | W_OK) != 0 {
-            return "the file is not readable and writable by \(user)"
+            return errno == EROFS ? "the file is on a read-only file system"
+                : "the file is not readable and writable by \(user)"
         }
         if !FileManager.default.fileExists(atPath: folder) {
             return "the folder \(folder) does not exist"
         }
         if access(folder, W_OK | X_OK) != 0 {
-            return "the folder \(folder) is not writable by \(user)"
+            return errno == EROFS ? "the folder \(folder) is on a read-only file system"
+                : "the folder \(folder) is not writable by \(user)"
         }
         return nil
     }
