@@ -63,7 +63,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database),
                           idempotency: SQLiteIdempotencyStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)
-    let responder = api.makeRouter().wrapped(by: AccessLogMiddleware(level: .info))
+    let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
     return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)
