@@ -3,7 +3,8 @@ import Logging
 
 /// Writes one log line per request (`http.request`: request id, method, route template, status,
 /// duration, sizes, peer, and the caller's token id once authenticated). The route template stands
-/// in for the path, which names a patient. Put it outermost, so a thrown error is rendered and logged with the status the client sees.
+/// in for the path, which names a patient. Put it outermost, so a thrown error is rendered and
+/// logged with the status the client sees.
 public struct RequestLogMiddleware: HTTPMiddleware {
     /// The level of the line.
     public let level: Logger.Level
