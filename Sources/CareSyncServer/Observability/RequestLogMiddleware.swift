@@ -2,7 +2,7 @@ import CareSyncHTTP
 import Logging
 
 /// Writes one log line per request (`http.request`: request id, method, route template, status,
-/// duration, sizes, peer, and the caller's token id once authenticated). The route template stands
+/// duration, sizes, and the caller's token id once authenticated). The route template stands
 /// in for the path, which names a patient. Put it outermost, so a thrown error is rendered and
 /// logged with the status the client sees.
 public struct RequestLogMiddleware: HTTPMiddleware {
@@ -34,7 +34,6 @@ public struct RequestLogMiddleware: HTTPMiddleware {
             "http.request_bytes": .stringConvertible(request.body.count),
         ]
         if let bytes = response.body.bytes { metadata["http.response_bytes"] = .stringConvertible(bytes.count) }
-        if let peer = request.head.remoteAddress { metadata["http.peer"] = .string(peer) }
         if let principal = context.values[PrincipalKey.self] { metadata["token.id"] = .string(principal.tokenID) }
         context.logger.log(level: level, "http.request", metadata: metadata)
         return response
