@@ -101,6 +101,8 @@ extension Connection {
             }
             if n > 0 {
                 pendingIndex += n
+                // The write deadline bounds a stall, not a long transfer to a client that keeps reading.
+                setDeadline(core.configuration.writeTimeout)
             } else if n < 0, errno == EINTR {
                 continue
             } else if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {

@@ -4,6 +4,8 @@ import Dispatch
 /// touched only on it, and a timer on it sweeps their deadlines.
 final class EventLoop: @unchecked Sendable {
     let queue: DispatchQueue
+    /// Runs handler tasks on `queue` (only with `handlersOnEventLoops`).
+    let executor: LoopExecutor
     /// A read buffer shared by the connections of this loop (one read at a time on a serial queue).
     let scratch: UnsafeMutableRawBufferPointer
     private var connections: [ObjectIdentifier: Connection] = [:]
@@ -11,6 +13,7 @@ final class EventLoop: @unchecked Sendable {
 
     init(index: Int, tick: Duration) {
         queue = DispatchQueue(label: "caresync.http.loop.\(index)")
+        executor = LoopExecutor(queue: queue)
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanos = Int(ServerCore.nanoseconds(tick))

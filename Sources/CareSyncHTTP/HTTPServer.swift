@@ -165,11 +165,15 @@ public final class HTTPServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func runUntilTerminated(gracePeriod: Duration = .seconds(10)) async {
+        await runUntilTerminated(gracePeriod: gracePeriod, onSignalsInstalled: {})
+    }
+
+    /// `runUntilTerminated`, calling `onSignalsInstalled` once the handlers are in place (tests).
+    func runUntilTerminated(gracePeriod: Duration, onSignalsInstalled: @Sendable () -> Void) async {
         let queue = DispatchQueue(label: "caresync.http.signals")
-        let sources = [SIGTERM, SIGINT].map { signalNumber -> any DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        }
+        let signals = [SIGTERM, SIGINT]
+        let previous = signals.map { signal($0, SIG_IGN) }
+        let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         await withCheckedContinuation { (received: CheckedContinuation<Void, Never>) in
             let once = Mutex(false)
             for source in sources {
@@ -182,9 +186,11 @@ public final class HTTPServer: Sendable {
                 }
                 source.resume()
             }
+            onSignalsInstalled()
         }
         for source in sources { source.cancel() }
         await shutdown(gracePeriod: gracePeriod)
+        for (signalNumber, handler) in zip(signals, previous) { signal(signalNumber, handler) }
     }
 }
 

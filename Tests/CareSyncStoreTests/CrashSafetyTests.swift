@@ -1,5 +1,6 @@
 import CareSyncCore
 import Foundation
+import CareSyncReferenceModel
 import Testing
 @testable import CareSyncStore
 

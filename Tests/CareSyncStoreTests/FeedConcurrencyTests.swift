@@ -1,5 +1,6 @@
 import CareSyncCore
 import Foundation
+import CareSyncReferenceModel
 import Testing
 @testable import CareSyncStore
 
@@ -21,7 +22,7 @@ import Testing
     static let pageAndAnchorInTwoTransactions: Feed = { store, anchor, limit in
         let query = ChangeQuery(patient: patient, anchor: anchor, limit: limit)
         let page = try store.database.read { db in
-            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, storeID: store.storeID, db: db)
+            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, horizon: 0, storeID: store.storeID, db: db)
         }
         if page.hasMore { return page }
         usleep(300)

@@ -1,5 +1,8 @@
 import CareSyncCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The engine alone over in-memory rows: one source, and two overlapping sources with priority.
 enum EngineBench {
@@ -51,25 +54,43 @@ enum EngineBench {
                         timeZone: timeZone, options: .cumulativeSum, priority: priority)
     }
 
-    /// Runs `body` `runs` times; returns the times in ms, sorted, and the last result's checksum.
-    static func measure(runs: Int, _ body: () throws -> StatisticsCollection) rethrows -> (times: [Double], checksum: Double, buckets: Int) {
-        var times: [Double] = []
+    /// Timings of one case: wall-clock and this thread's CPU time, in ms, sorted; and the last result.
+    struct Measurement {
+        var wall: [Double]
+        var cpu: [Double]
+        var checksum: Double
+        var buckets: Int
+    }
+
+    /// This thread's CPU time in ms (what the run itself cost, whatever else the machine is doing).
+    static func threadCPUMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1e6
+    }
+
+    /// Runs `body` `runs` times and times each run.
+    static func measure(runs: Int, _ body: () throws -> StatisticsCollection) rethrows -> Measurement {
+        var wall: [Double] = [], cpu: [Double] = []
         var last: StatisticsCollection?
         for _ in 0..<runs {
             let clock = ContinuousClock()
             let begin = clock.now
+            let cpuBegin = threadCPUMilliseconds()
             last = try body()
+            cpu.append(threadCPUMilliseconds() - cpuBegin)
             let elapsed = clock.now - begin
-            times.append(Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15)
+            wall.append(Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         let checksum = last?.buckets.reduce(0) { $0 + ($1.values.sum ?? 0) } ?? 0
-        return (times.sorted(), checksum, last?.buckets.count ?? 0)
+        return Measurement(wall: wall.sorted(), cpu: cpu.sorted(), checksum: checksum, buckets: last?.buckets.count ?? 0)
     }
 
-    /// One result line: name, rows, min / median / max ms, buckets, checksum.
-    static func report(_ name: String, rows: Int, _ m: (times: [Double], checksum: Double, buckets: Int)) {
-        let line = String(format: "%-44@ rows=%8d  min %8.1f ms  median %8.1f ms  max %8.1f ms  buckets=%d  total=%.1f",
-                          name as NSString, rows, m.times.first!, m.times[m.times.count / 2], m.times.last!, m.buckets, m.checksum)
+    /// One result line: name, rows, wall min / median, CPU min / median, buckets, checksum.
+    static func report(_ name: String, rows: Int, _ m: Measurement) {
+        let line = String(format: "%-44@ rows=%8d  wall min %7.1f median %7.1f ms  cpu min %7.1f median %7.1f ms  buckets=%d  total=%.1f",
+                          name as NSString, rows, m.wall[0], m.wall[m.wall.count / 2], m.cpu[0], m.cpu[m.cpu.count / 2],
+                          m.buckets, m.checksum)
         print(line)
     }
 }

@@ -10,7 +10,7 @@ struct BucketCalendar {
     /// Monday 00:00 in the calendar's time zone (2001-01-01 was a Monday).
     static func defaultAnchor(in calendar: Calendar) -> Date {
         calendar.date(from: DateComponents(year: 2001, month: 1, day: 1, hour: 0, minute: 0, second: 0))
-            ?? Date(timeIntervalSinceReferenceDate: -Double(calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: 0))))
+            ?? Date(timeIntervalSinceReferenceDate: 0)  // Monday 2001-01-01 00:00 UTC; not reached for a Gregorian calendar
     }
 
     /// The start of bucket `k`, always added from the anchor (never step by step, so nothing drifts).

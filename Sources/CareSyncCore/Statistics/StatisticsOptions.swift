@@ -5,7 +5,9 @@ import Foundation
 /// Cumulative types take `cumulativeSum`; discrete types take any of `discreteAverage`,
 /// `discreteMin`, `discreteMax`, `mostRecent`. `separateBySource` adds per-source figures to either.
 public struct StatisticsOptions: OptionSet, Hashable, Sendable {
+    /// The option bits.
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The sum of a cumulative type, each sample prorated by its overlap with the bucket.

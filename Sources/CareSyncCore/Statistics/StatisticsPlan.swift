@@ -1,6 +1,6 @@
 import Foundation
 
-/// A validated statistics query, resolved for the engine: bucket boundaries in milliseconds, unit, ranks.
+/// A validated statistics query, resolved for the engine: bucket boundaries in milliseconds and the output unit.
 ///
 /// Building one checks every rule of api.md and throws `SyncError.validationFailed` naming each
 /// bad field, so callers validate before they fetch a single sample.

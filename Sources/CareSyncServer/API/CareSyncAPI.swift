@@ -20,6 +20,8 @@ public final class CareSyncAPI: Sendable {
     let readiness: @Sendable () -> Bool
     /// Prometheus metrics of this server.
     public let metrics: ServerMetrics
+    /// Idempotency keys whose first request is still running.
+    let keysInFlight = Locked(Set<String>())
 
     /// Wires the API over its stores.
     public init(store: any SyncStore, access: any AccessStore, idempotency: any IdempotencyStore = InMemoryIdempotencyStore(),
@@ -128,13 +130,17 @@ public final class CareSyncAPI: Sendable {
         let idempotency = self.idempotency
         let tokenID = principal.tokenID
         if let stored = try await blocking({ try idempotency.reply(tokenID: tokenID, key: key, now: now) }) {
-            guard TokenSecret.constantTimeEquals(stored.requestHash, hash) else {
-                throw APIError.validation([ValidationProblem(index: nil, field: "Idempotency-Key",
-                    message: "this key was used with a different request body")],
-                    detail: "The Idempotency-Key was already used for a different request.")
-            }
-            return APIReply(status: stored.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
-                            body: stored.body)
+            return try Self.replay(stored, requestHash: hash)
+        }
+        // A concurrent retry with the same key waits for nothing: it is told to retry once the first one answered.
+        let slot = "\(tokenID)\u{0}\(key)"
+        guard keysInFlight.withLock({ $0.insert(slot).inserted }) else {
+            throw APIError.conflict("A request with this Idempotency-Key is still in progress; retry after it answered.")
+        }
+        defer { keysInFlight.withLock { _ = $0.remove(slot) } }
+        // It may have finished between the lookup and the claim.
+        if let stored = try await blocking({ try idempotency.reply(tokenID: tokenID, key: key, now: now) }) {
+            return try Self.replay(stored, requestHash: hash)
         }
         let reply = try await body()
         if (200..<300).contains(reply.status) {
@@ -143,5 +149,16 @@ public final class CareSyncAPI: Sendable {
             try await blocking { try idempotency.save(tokenID: tokenID, key: key, reply: saved) }
         }
         return reply
+    }
+
+    /// The stored answer for a retry with the same body; 422 when the key came with another body.
+    static func replay(_ stored: IdempotentReply, requestHash: [UInt8]) throws -> APIReply {
+        guard TokenSecret.constantTimeEquals(stored.requestHash, requestHash) else {
+            throw APIError.validation([ValidationProblem(index: nil, field: "Idempotency-Key",
+                message: "this key was used with a different request body")],
+                detail: "The Idempotency-Key was already used for a different request.")
+        }
+        return APIReply(status: stored.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
+                        body: stored.body)
     }
 }

@@ -13,7 +13,16 @@ extension APIReply {
         for (name, value) in headers {
             if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
         }
-        return Response(status: HTTPResponse.Status(code: status), headers: fields, body: .bytes(body))
+        return Response(status: Self.status(status), headers: fields, body: .bytes(body))
+    }
+
+    /// The status with its standard reason phrase.
+    static func status(_ code: Int) -> HTTPResponse.Status {
+        let known: [HTTPResponse.Status] = [
+            .ok, .created, .noContent, .badRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .gone,
+            .contentTooLarge, .unsupportedMediaType, .unprocessableContent, .tooManyRequests, .internalServerError, .serviceUnavailable,
+        ]
+        return known.first { $0.code == code } ?? HTTPResponse.Status(code: code)
     }
 }
 

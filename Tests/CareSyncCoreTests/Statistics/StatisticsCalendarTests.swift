@@ -94,4 +94,25 @@ import Testing
         #expect(result.buckets.map(\.start) == ["2020-06-01T00:00:00Z", "2020-06-01T06:00:00Z", "2020-06-02T06:00:00Z"].map(F.date))
         #expect(result.buckets.map(\.values.sum) == [4, 4, nil])
     }
+
+    @Test func monthsAnchoredOnThe31stDoNotDrift() throws {
+        // Each boundary is anchor + k months, clamped to the month's end: Jan 31, Feb 29, Mar 31, Apr 30
+        // (stepping from Feb 29 would drift to Mar 29).
+        let query = F.makeQuery(start: "2020-01-31T00:00:00Z", end: "2020-05-01T00:00:00Z", interval: .month,
+                                anchorDate: "2019-12-31T00:00:00Z")
+        let result = try F.run(query, [])
+        #expect(result.buckets.map(\.start) == ["2020-01-31T00:00:00Z", "2020-02-29T00:00:00Z", "2020-03-31T00:00:00Z",
+                                               "2020-04-30T00:00:00Z"].map(F.date))
+        #expect(result.buckets.allSatisfy { $0.values.sum == nil })
+    }
+
+    @Test func hoursInKolkataKeepTheHalfHourOffset() throws {
+        // UTC+5:30, default anchor Monday 00:00 IST: hour buckets start at :30 UTC. 30 steps 10:00–11:00Z
+        // split 15 / 15 across 09:30–10:30Z and 10:30–11:30Z.
+        let query = F.makeQuery(start: "2020-06-18T09:30:00Z", end: "2020-06-18T11:30:00Z", interval: .hour,
+                                timeZone: "Asia/Kolkata")
+        let result = try F.run(query, [.init(start: "2020-06-18T10:00:00Z", end: "2020-06-18T11:00:00Z", value: 30)])
+        #expect(result.buckets.map(\.start) == ["2020-06-18T09:30:00Z", "2020-06-18T10:30:00Z"].map(F.date))
+        #expect(result.buckets.map(\.values.sum) == [15, 15])
+    }
 }

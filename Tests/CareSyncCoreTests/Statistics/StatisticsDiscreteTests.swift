@@ -59,4 +59,14 @@ import Testing
         query.priority = []
         #expect(close(try F.run(query, rows).buckets[0].values.average, 70))
     }
+
+    @Test func mostRecentPerSource() throws {
+        // Day 1 per source: phone's latest is 80 (12:00), the watch's 70 (20:00); the bucket's is the watch's 70.
+        var query = threeDays
+        query.options = [.mostRecent, .separateBySource]
+        let bucket = try F.run(query, rows).buckets[0]
+        #expect(bucket.values.mostRecent == 70)
+        #expect(bucket.sources?.map(\.source) == ["phone", "watch"])
+        #expect(bucket.sources?.map(\.values.mostRecent) == [80, 70])
+    }
 }

@@ -2,6 +2,14 @@ import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
 
+/// Seeded uuids for the model's server-assigned ones; thread-safe because the model calls it under its lock.
+final class SeededUUIDs: @unchecked Sendable {
+    private var generator: OperationGenerator
+    private let lock = NSLock()
+    init(seed: UInt64) { generator = OperationGenerator(seed: seed) }
+    func next() -> UUID { lock.withLock { UUID(uuid: generator.randomBytes()) } }
+}
+
 /// The first difference between the store under test and the model.
 struct Divergence: Error, CustomStringConvertible {
     let description: String
@@ -13,7 +21,7 @@ struct Divergence: Error, CustomStringConvertible {
 /// Server-assigned uuids differ between the two, so the run keeps a bijection built from the results.
 struct ModelBasedRun {
     let store: any SyncStore
-    let model = InMemorySyncStore(storeID: "model")
+    let model: InMemorySyncStore
     var generator: OperationGenerator
     var rng: SeededGenerator
     var storeToModel: [UUID: UUID] = [:]
@@ -27,16 +35,24 @@ struct ModelBasedRun {
         self.store = store
         generator = OperationGenerator(seed: seed)
         rng = SeededGenerator(seed: seed ^ 0xA5A5_A5A5)
+        // Seeded server uuids too, so a seed replays the model exactly.
+        let uuids = SeededUUIDs(seed: seed ^ 0x5A5A_5A5A)
+        model = InMemorySyncStore(storeID: "model", makeUUID: { uuids.next() })
     }
 
     mutating func run(steps: Int) throws {
         for step in 0..<steps {
             let now = OperationGenerator.base.addingTimeInterval(Double(step))
-            let op = generator.next(now: now, knownUUIDs: knownUUIDs)
+            let op = generator.next(now: now, knownUUIDs: knownUUIDs, live: model.liveSamples)
             log.append("\(step): \(op)")
             do {
                 try apply(op, now: now)
-                for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
+                // One patient per step keeps the run fast; both on every tenth step and after purges.
+                if step % 10 == 0 || { if case .purge = op { true } else { false } }() {
+                    for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
+                } else {
+                    try checkFeed(patient: generator.pick(OperationGenerator.patients))
+                }
                 try checkReports()
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
@@ -49,7 +65,10 @@ struct ModelBasedRun {
     mutating func pair(store s: UUID, model m: UUID) throws {
         if let known = storeToModel[s], known != m { throw Divergence(description: "store uuid \(s) maps to two model uuids") }
         if let known = modelToStore[m], known != s { throw Divergence(description: "model uuid \(m) maps to two store uuids") }
-        if storeToModel[s] == nil { knownUUIDs.append(m) }
+        if storeToModel[s] == nil {
+            knownUUIDs.append(m)
+            if knownUUIDs.count > 600 { knownUUIDs.removeFirst(100) }
+        }
         storeToModel[s] = m; modelToStore[m] = s
     }
 
@@ -208,7 +227,7 @@ struct ModelBasedRun {
         }
     }
 
-    mutating func chanceSmall() -> Bool { Bool.random(using: &rng) }
+    mutating func chanceSmall() -> Bool { Int.random(in: 0..<10, using: &rng) == 0 }
 
     func checkReports() throws {
         for patient in OperationGenerator.patients {

@@ -56,6 +56,9 @@ import Testing
         let phone = try store.statistics(patient: "p1", query: query { $0.sources = ["phone"]; $0.options = [.cumulativeSum, .separateBySource] })
         #expect(phone.buckets[0].values.sum == 510)
         #expect(phone.buckets[0].sources?.map(\.source) == ["phone"])
+        // An empty source list (how the API hides a type the caller may not read) matches nothing.
+        let none = try store.statistics(patient: "p1", query: query { $0.sources = [] })
+        #expect(none.buckets.map(\.values.sum) == [nil])
     }
 
     @Test func storeMatchesTheEngineOverTheSameSamples() throws {
