@@ -178,7 +178,7 @@ refuses() {
   fi
   podman volume rm -f "$vol" > /dev/null
   [ -n "$out" ] || fail "no message when refusing a $what database"
-  pass "refuses to start on a $what database: $(printf '%s' "$out" | tail -n 1 | cut -c1-160)"
+  pass "refuses to start on the $what database: $(printf '%s' "$out" | tail -n 1 | cut -c1-160)"
 }
 refuses corrupt 'head -c 8192 /dev/urandom > /data/caresync.sqlite && chown 10001:10001 /data/caresync.sqlite'
 refuses unreadable 'echo x > /data/caresync.sqlite && chmod 000 /data/caresync.sqlite && chmod 755 /data && chown 0:0 /data /data/caresync.sqlite'
