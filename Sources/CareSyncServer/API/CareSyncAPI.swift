@@ -124,10 +124,7 @@ public final class CareSyncAPI: Sendable {
         guard !key.isEmpty, key.utf8.count <= 255 else {
             throw APIError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
         }
-        var hasher = SHA256()
-        hasher.update(data: Array("\(request.method) \(request.path)\n".utf8))
-        hasher.update(data: request.body)
-        let hash = Array(hasher.finalize())
+        let hash = Self.requestHash(request)
         let now = clock()
         let idempotency = self.idempotency
         let tokenID = principal.tokenID
