@@ -47,11 +47,11 @@ struct ModelBasedRun {
             log.append("\(step): \(op)")
             do {
                 try apply(op, now: now)
-                // One patient per step keeps the run fast; both on every tenth step and after purges.
-                if step % 10 == 0 || { if case .purge = op { true } else { false } }() {
-                    for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
+                // The feed the step wrote to, every step; every feed after purges and on every tenth step.
+                if let patient = op.patient, step % 10 != 0 {
+                    try checkFeed(patient: patient)
                 } else {
-                    try checkFeed(patient: generator.pick(OperationGenerator.patients))
+                    for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
                 }
                 try checkReports()
             } catch {
