@@ -8,6 +8,11 @@ export DEBIAN_FRONTEND=noninteractive
 started=$SECONDS
 step() { printf '\n[%s] === %s (%d s so far)\n' "$(date -u +%H:%M:%S)" "$*" "$((SECONDS - started))" >&2; }
 
+if [ "$(id -u)" != 0 ]; then
+  echo "ci-deploy: needs root (apt-get, debootstrap, rootful podman)" >&2
+  exit 1
+fi
+
 step "install tools"
 packages=(podman buildah runc uidmap slirp4netns containernetworking-plugins iptables debootstrap apt-utils curl python3-venv ca-certificates)
 missing=()

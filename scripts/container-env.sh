@@ -17,3 +17,8 @@ image_tag="${CARESYNC_IMAGE:-localhost/caresync:ci}"
 build_base="$(awk 'toupper($1)=="FROM" && tolower($3)=="as" && $4=="build" {print $2; exit}' "$repo_root/Dockerfile")"
 runtime_base="$(awk 'toupper($1)=="FROM" && tolower($3)=="as" && $4=="runtime" {print $2; exit}' "$repo_root/Dockerfile")"
 log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+# podman schedules HEALTHCHECKs with systemd timers; there is no systemd here, so it logs an error
+# line on every run/stop although the checks themselves work (run on demand). Drop only those lines.
+podman() {
+  command podman "$@" 2> >(grep -v 'systemd connection\|/run/systemd/private' >&2)
+}

@@ -136,7 +136,7 @@ else
 fi
 # Restore the backup into the volume (documented procedure), start again: an anchor taken after the
 # backup must make the client resync (400 invalidAnchor or 410 anchorExpired), never skip changes.
-podman run --rm --user 0 -v "$volume:/data" --entrypoint /bin/sh "$image_tag" -c \
+podman run --rm --health-interval disable --user 0 -v "$volume:/data" --entrypoint /bin/sh "$image_tag" -c \
   'cp /data/backup.sqlite /data/caresync.sqlite && rm -f /data/caresync.sqlite-wal /data/caresync.sqlite-shm && chown 10001:10001 /data/caresync.sqlite' \
   || fail "restoring the backup"
 podman rm "$name" > /dev/null
@@ -169,16 +169,16 @@ refuses() {
   local what="$1" setup="$2" suffix="${3:-}" vol="$volume-$RANDOM" out
   podman volume create "$vol" > /dev/null
   if [ "$setup" = migrate ]; then   # a valid, migrated database
-    podman run --rm -v "$vol:/data" "$image_tag" migrate > /dev/null 2>&1
+    podman run --rm --health-interval disable -v "$vol:/data" "$image_tag" migrate > /dev/null 2>&1
   else
-    podman run --rm --user 0 -v "$vol:/data" --entrypoint /bin/sh "$image_tag" -c "$setup"
+    podman run --rm --health-interval disable --user 0 -v "$vol:/data" --entrypoint /bin/sh "$image_tag" -c "$setup"
   fi || { podman volume rm -f "$vol" > /dev/null; fail "preparing the $what volume"; }
-  if out="$(timeout 60 podman run --rm --read-only --cap-drop ALL -v "$vol:/data$suffix" "$image_tag" 2>&1)"; then
+  if out="$(timeout 60 podman run --rm --read-only --cap-drop ALL --health-interval disable -v "$vol:/data$suffix" "$image_tag" 2>&1)"; then
     podman volume rm -f "$vol" > /dev/null; fail "server started on a $what database"
   fi
   podman volume rm -f "$vol" > /dev/null
   [ -n "$out" ] || fail "no message when refusing a $what database"
-  pass "refuses a $what database: $(printf '%s' "$out" | tail -n 1 | cut -c1-160)"
+  pass "refuses to start on the $what database: $(printf '%s' "$out" | tail -n 1 | cut -c1-160)"
 }
 refuses corrupt 'head -c 8192 /dev/urandom > /data/caresync.sqlite && chown 10001:10001 /data/caresync.sqlite'
 refuses unreadable 'echo x > /data/caresync.sqlite && chmod 000 /data/caresync.sqlite && chmod 755 /data && chown 0:0 /data /data/caresync.sqlite'

@@ -68,7 +68,8 @@ else
   make_root "$runtime_root"
   repo="$cache_dir/standin-apt"
   rm -rf "$repo" && mkdir -p "$repo"
-  (cd "$repo" && apt-get -o APT::Sandbox::User=root download "${runtime_debs[@]}" > /dev/null)
+  download() { (cd "$repo" && apt-get -o APT::Sandbox::User=root download "${runtime_debs[@]}" > /dev/null); }
+  download || { apt-get update -qq && download; }   # the package lists may never have been fetched
   (cd "$repo" && apt-ftparchive packages . > Packages)
   staging="$cache_dir/runtime-image-root"
   rm -rf "$staging" && cp -a "$runtime_root" "$staging" && rm -f "$staging/.caresync-complete"

@@ -69,7 +69,9 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
     case .normal: .normal
     case .full, .extra: .full
     }
-    let database = try Database(path: configuration.databasePath, configuration: dbConfiguration)
+    let database = try StartupCheck.opening(configuration.databasePath) {
+        try Database(path: configuration.databasePath, configuration: dbConfiguration)
+    }
     try StartupCheck.verifyWritable(database)
     try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
     return database
@@ -87,7 +89,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database),
                           idempotency: SQLiteIdempotencyStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)
-    let responder = api.makeRouter().wrapped(by: AccessLogMiddleware(level: .info))
+    let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
     return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)

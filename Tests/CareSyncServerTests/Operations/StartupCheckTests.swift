@@ -57,3 +57,17 @@ extension StartupCheckTests {
         #expect(tables == 0)
     }
 }
+
+extension StartupCheckTests {
+    @Test func openingFailureNamesTheFile() throws {
+        let (path, folder) = try Self.makePath()
+        defer { folder.remove() }
+        let inMissingFolder = path + ".d/missing/caresync.sqlite"
+        let error = #expect(throws: StartupError.self) {
+            try StartupCheck.opening(inMissingFolder) { try Database(path: inMissingFolder) }
+        }
+        #expect(error?.description.hasPrefix("startup refused: database \(inMissingFolder) cannot be opened") == true,
+                "\(String(describing: error))")
+        #expect(StartupCheck.accessProblem(path) == nil)
+    }
+}
