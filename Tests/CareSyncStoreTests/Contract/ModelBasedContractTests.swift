@@ -46,7 +46,7 @@ import Testing
     }
 
     /// The run must be able to fail: stores with a classic feed bug are caught.
-    @Test(arguments: [BrokenStore.Fault.dropsTombstones, .headAnchorWhileMore, .ignoresVersions])
+    @Test(arguments: BrokenStore.Fault.allCases)
     func brokenStoresAreCaught(fault: BrokenStore.Fault) async throws {
         try await onDedicatedThread { Self.expectCaught(fault) }
     }
