@@ -125,7 +125,7 @@ extension Connection {
         guard core.configuration.handlersOnEventLoops else {
             Task {
                 let prepared = await Self.answer(current, core: core, close: close)
-                self.loop.queue.async { self.send(prepared) }
+                self.loop.complete(self, with: prepared)
             }
             return
         }

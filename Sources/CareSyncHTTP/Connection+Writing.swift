@@ -85,16 +85,12 @@ extension Connection {
         }
         onDrained.append(completion)
         setDeadline(core.configuration.writeTimeout)
-        let source = makeWriteSource()
-        if writeSuspended {
-            writeSuspended = false
-            source.resume()
-        }
+        waitForWritable(true)
     }
 
     /// The socket is writable again: send what is pending.
     func flush() {
-        guard phase != .closed else { return }
+        guard phase != .closed, pendingIndex < pending.count || !onDrained.isEmpty else { return }
         while pendingIndex < pending.count {
             let n = pending.withUnsafeBytes { raw in
                 Glibc.send(fd, raw.baseAddress! + pendingIndex, raw.count - pendingIndex, Int32(MSG_NOSIGNAL))
@@ -114,10 +110,7 @@ extension Connection {
         }
         pending = []
         pendingIndex = 0
-        if let writeSource, !writeSuspended {
-            writeSource.suspend()
-            writeSuspended = true
-        }
+        waitForWritable(false)
         deadline = 0
         let waiters = onDrained
         onDrained = []

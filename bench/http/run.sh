@@ -44,7 +44,8 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
 nginx -c "$PWD/$out/nginx/nginx.conf" -p "$PWD/$out/nginx" &
-pids+=($!)
+nginx_pid=$!
+pids+=($nginx_pid)
 "$server_bin" --port "$ours_port" > "$out/server.log" &
 server_pid=$!
 pids+=($server_pid)
@@ -53,16 +54,27 @@ curl -fsS "http://127.0.0.1:$ours_port/hello" >/dev/null
 curl -fsS "http://127.0.0.1:$nginx_port/hello" >/dev/null
 
 rounds="${ROUNDS:-2}"
-run_wrk() { # name port round
-  wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$2/hello" >/dev/null  # warm-up
-  wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$2/hello" | tee "$out/wrk-$1-$3.txt"
+cpu_ticks() { # pids...: user+system clock ticks of the processes
+  local total=0
+  for p in "$@"; do total=$(( total + $(awk '{print $14 + $15}' "/proc/$p/stat") )); done
+  echo "$total"
+}
+run_wrk() { # name port round pids...
+  local name=$1 port=$2 round=$3; shift 3
+  wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port/hello" >/dev/null  # warm-up
+  local before; before=$(cpu_ticks "$@")
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$port/hello" | tee "$out/wrk-$name-$round.txt"
+  local after; after=$(cpu_ticks "$@")
+  # Server CPU per request: independent of how busy the rest of the machine is.
+  python3 -c "import sys; t, n = int(sys.argv[1]), int(sys.argv[2]); print('%s cpu: %.1f us/request' % (sys.argv[3], t * 1e6 / $(getconf CLK_TCK) / n))" \
+    "$(( after - before ))" "$(awk '/requests in/ {print $1}' "$out/wrk-$name-$round.txt")" "$name" | tee "$out/cpu-$name-$round.txt"
 }
 # Alternate the two servers so that load from elsewhere on the machine hits both alike.
 for round in $(seq 1 "$rounds"); do
   echo "== round $round: nginx (worker_processes auto), wrk -t2 -c$connections -d${seconds}s"
-  run_wrk nginx "$nginx_port" "$round"
+  run_wrk nginx "$nginx_port" "$round" $(pgrep -P "$nginx_pid" | tr '\n' ' ')
   echo "== round $round: CareSyncHTTP (http-bench-server), wrk -t2 -c$connections -d${seconds}s"
-  run_wrk ours "$ours_port" "$round"
+  run_wrk ours "$ours_port" "$round" "$server_pid"
 done
 
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
@@ -78,7 +90,12 @@ r, ours, nginx, op99, np99 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 print("round %s: ours %.0f req/s, nginx %.0f req/s -> %.0f%% of nginx (target >= 60%%); "
       "p99 ours %.2f ms, nginx %.2f ms -> %.2fx (target <= 1.5x)" % (r, ours, nginx, 100 * ours / nginx, op99, np99, op99 / np99))
 PY
+  cat "$out/cpu-nginx-$round.txt" "$out/cpu-ours-$round.txt" >> "$out/summary.txt"
 done
+
+echo "== baseline: wrk -t2 -c16 -d5s with no idle connections"
+wrk -t2 -c16 -d5s --latency "http://127.0.0.1:$ours_port/hello" | tee "$out/wrk-before-idle.txt"
+echo "latency without idle connections: p50 $(awk '$1=="50%" {print $2}' "$out/wrk-before-idle.txt"), p99 $(p99 "$out/wrk-before-idle.txt"), $(rps "$out/wrk-before-idle.txt") req/s" | tee -a "$out/summary.txt"
 
 echo "== $idle idle keep-alive connections"
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server_pid/status"; }
@@ -97,4 +114,4 @@ echo "latency with $idle idle held: p50 $(awk '$1=="50%" {print $2}' "$out/wrk-d
 wrk -t2 -c16 -d5s --latency "http://127.0.0.1:$ours_port/hello" > /dev/null  # keep them idle a bit longer
 kill "$idle_pid" 2>/dev/null || true
 rm -f "$out/idle-ready"
-echo "== summary"; cat "$out/summary.txt"
+echo "== summary (load average: $(cut -d' ' -f1-3 /proc/loadavg))"; cat "$out/summary.txt"

@@ -20,6 +20,8 @@ public final class CareSyncAPI: Sendable {
     let readiness: @Sendable () -> Bool
     /// Prometheus metrics of this server.
     public let metrics: ServerMetrics
+    /// Feed reads shared by long polls woken by the same commit.
+    let sharedReads = SharedReads()
     /// Idempotency keys whose first request is still running.
     let keysInFlight = Locked(Set<String>())
 

@@ -32,13 +32,8 @@ extension CareSyncAPI {
             query.types = principal.readable(query.types)
             let page = try await self.readChanges(query, wait: wait)
             self.metrics.feedPageServed()
-            let body: JSONValue = [
-                "samples": .array(page.samples.map { SampleWire.encode($0, unit: unit) }),
-                "deletedObjects": .array(page.deletedObjects.map(SampleWire.encode)),
-                "anchor": .string(AnchorWire.encode(page.anchor)),
-                "hasMore": .bool(page.hasMore),
-            ]
-            return (APIReply.json(body), page.samples.count + page.deletedObjects.count)
+            let reply = APIReply(status: 200, headers: [("Content-Type", "application/json")], body: FeedWriter.page(page, unit: unit))
+            return (reply, page.samples.count + page.deletedObjects.count)
         }
     }
 
@@ -52,7 +47,7 @@ extension CareSyncAPI {
             return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
         }
         var generation = notifier.generation(of: query.patient)
-        var page = try await blocking { try store.changes(query) }
+        var page = try await sharedReads.read(query, generation: generation) { try await self.blocking { try store.changes(query) } }
         guard wait > 0, page.samples.isEmpty, page.deletedObjects.isEmpty else { return page }
         guard notifier.waiterCount < limits.maxParkedPolls else {
             throw APIError.tooManyRequests("Too many long polls are waiting; retry shortly.")
@@ -68,7 +63,7 @@ extension CareSyncAPI {
             metrics.longPollUnparked()
             generation = notifier.generation(of: query.patient)
             let q = next
-            page = try await blocking { try store.changes(q) }
+            page = try await sharedReads.read(q, generation: generation) { try await self.blocking { try store.changes(q) } }
             if !woke || !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
             next.anchor = page.anchor
         }

@@ -37,25 +37,11 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
-extension JSONValue: Decodable {
-    /// Decodes any JSON value; booleans are never confused with numbers.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null; return }
-        if let b = try? container.decode(Bool.self) { self = .bool(b); return }
-        if let n = try? container.decode(Double.self) { self = .number(n); return }
-        if let s = try? container.decode(String.self) { self = .string(s); return }
-        if let a = try? container.decode([JSONValue].self) { self = .array(a); return }
-        let o = try container.decode([String: JSONValue].self)
-        self = .object(o)
-    }
-}
-
 extension JSONValue {
     /// Parses a UTF-8 JSON body; throws `APIError.invalidJSON` when it is not JSON.
     public static func parse(_ bytes: [UInt8]) throws(APIError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            return try JSONParser.parse(bytes)
         } catch {
             throw APIError.invalidJSON("The body is not valid JSON.")
         }

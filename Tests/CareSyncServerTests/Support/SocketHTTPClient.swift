@@ -12,14 +12,32 @@ struct SocketHTTPClient: Sendable {
 
     /// Sends one request and reads the whole response (Content-Length or chunked).
     func send(method: String, path: String, headers: [(String, String)], body: [UInt8]) async throws -> TestReply {
+        try await onOwnThread { try self.sendBlocking(method: method, path: path, headers: headers, body: body) }
+    }
+
+    /// Writes raw bytes and reads the response until the server closes (or 90 s pass).
+    func exchange(raw: [UInt8]) async throws -> TestReply {
+        try await onOwnThread { try self.exchangeBlocking(raw: raw) }
+    }
+
+    /// Runs blocking socket work on a thread of its own: a long poll must not hold one of the few
+    /// threads of Dispatch's global pool, which the server under test shares.
+    private func onOwnThread(_ body: @escaping @Sendable () throws -> TestReply) async throws -> TestReply {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.sendBlocking(method: method, path: path, headers: headers, body: body) })
-            }
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.start()
         }
     }
 
     func sendBlocking(method: String, path: String, headers: [(String, String)], body: [UInt8]) throws -> TestReply {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (n, v) in headers { head += "\(n): \(v)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return try exchangeBlocking(raw: Array(head.utf8) + body)
+    }
+
+    func exchangeBlocking(raw out: [UInt8]) throws -> TestReply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         defer { close(fd) }
@@ -33,11 +51,6 @@ struct SocketHTTPClient: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw Failure(description: "connect failed: \(errno)") }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (n, v) in headers { head += "\(n): \(v)\r\n" }
-        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        let out = Array(head.utf8) + body
         var sent = 0
         while sent < out.count {
             let n = out[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -42,7 +42,10 @@ struct OperationGenerator {
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
 
     /// The next operation at `now`; `knownUUIDs` are recent model uuids (live or not), `live` gives the live ones.
-    mutating func next(now: Date, knownUUIDs: [UUID], live: () -> [(patient: String, sample: Sample)]) -> Operation {
+    mutating func next(now: Date, knownUUIDs: [UUID], liveCount: Int,
+                       live: () -> [(patient: String, sample: Sample)]) -> Operation {
+        // Keep the state small so long runs stay linear: delete more once many samples are live.
+        if liveCount > 120 && chance(Double(liveCount - 120) / 100) { return delete(knownUUIDs: knownUUIDs, live: live()) }
         let roll = Double.random(in: 0..<1, using: &rng)
         switch roll {
         case ..<0.55: return upsert()
