@@ -25,9 +25,11 @@ struct Serve: AsyncParsableCommand {
         let app = try reportingErrors { try buildServer(configuration, logger: logger, metrics: metrics) }
         let boundPort = try reportingErrors { try app.start() }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let operations = app.startOperations(metrics: metrics)
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(boundPort)\n".utf8))
         await termination.wait()
         logger.info("server.stopping")
+        await operations.stop()
         await app.shutdown()
         logger.info("server.stopped")
     }

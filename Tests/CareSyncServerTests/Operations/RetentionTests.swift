@@ -4,7 +4,7 @@ import Logging
 import Testing
 @testable import CareSyncServer
 
-/// The server's retention run: tombstones older than `retention.tombstoneDays` are purged, and an
+/// The retention job against a running server: tombstones older than `retention.tombstoneDays` are purged, and an
 /// anchor handed out before a purged deletion answers 410 `anchorExpired` over HTTP.
 @Suite(.serialized) struct RetentionTests {
     static let t0 = Date(timeIntervalSince1970: 1_592_474_400)  // 2020-06-18T10:00:00Z: long past any horizon
@@ -26,10 +26,9 @@ import Testing
         _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
                              source: "org.example.phone.alice", now: Self.t0.addingTimeInterval(86_400))
 
-        // (The run `start()` schedules may purge first; either way exactly one tombstone goes.)
         let metrics = server.app.api.metrics
-        CareSyncApplication.runRetention(api: server.app.api, configuration: server.app.configuration,
-                                         logger: Logger(label: "retention-test"))
+        try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
+                         metrics: server.app.api.metrics).runOnce()
 
         let expired = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
         #expect(expired.status == 410)
@@ -52,8 +51,8 @@ import Testing
         let anchor = try #require(before.json["anchor"]?.stringValue)
         _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
                              source: "org.example.phone.alice", now: recent)
-        CareSyncApplication.runRetention(api: server.app.api, configuration: server.app.configuration,
-                                         logger: Logger(label: "retention-test"))
+        try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
+                         metrics: server.app.api.metrics).runOnce()
         let page = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
         #expect(page.status == 200)
         #expect(page.json["deletedObjects"]?.arrayValue?.count == 1)
