@@ -38,10 +38,11 @@ let package = Package(
         .target(name: "CareSyncServer", dependencies: [
             "CareSyncCore", "CareSyncStore", "CareSyncHTTP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], resources: [.embedInCode("OpenAPI/openapi.json")]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
             "CareSyncServer",

@@ -10,11 +10,17 @@ public struct HealthUnit: Hashable, Sendable {
     /// How many base units (m, kg, kcal, count, count/min, m/s) one of this unit is.
     public let factorToBase: Double
 
+    /// Metre, the canonical length unit.
     public static let meter = HealthUnit(symbol: "m", dimension: .length, factorToBase: 1)
+    /// Kilogram, the canonical mass unit.
     public static let kilogram = HealthUnit(symbol: "kg", dimension: .mass, factorToBase: 1)
+    /// Kilocalorie, the canonical energy unit.
     public static let kilocalorie = HealthUnit(symbol: "kcal", dimension: .energy, factorToBase: 1)
+    /// A plain count, as steps.
     public static let count = HealthUnit(symbol: "count", dimension: .count, factorToBase: 1)
+    /// Count per minute, the canonical frequency unit (heart rate).
     public static let countPerMinute = HealthUnit(symbol: "count/min", dimension: .frequency, factorToBase: 1)
+    /// Metre per second, the canonical speed unit.
     public static let meterPerSecond = HealthUnit(symbol: "m/s", dimension: .speed, factorToBase: 1)
 
     /// Every unit api.md names, by symbol.

@@ -5,16 +5,26 @@ import Foundation
 /// `value` is in the type's canonical unit. Times have millisecond precision.
 /// A sample with a `syncIdentifier` is unique per (patient, source, syncIdentifier).
 public struct Sample: Hashable, Sendable {
+    /// The sample's identity, unique across the store.
     public var uuid: UUID
+    /// What is measured.
     public var type: SampleType
+    /// The value in the type's canonical unit.
     public var value: Double
+    /// When the measurement starts.
     public var start: Date
+    /// When the measurement ends (`end >= start`).
     public var end: Date
+    /// HealthKit's `HKMetadataKeySyncIdentifier`, unique per (patient, source).
     public var syncIdentifier: String?
+    /// HealthKit's `HKMetadataKeySyncVersion`; present exactly when `syncIdentifier` is.
     public var syncVersion: Int64?
+    /// The app that wrote it, stamped from the caller's token.
     public var source: String
+    /// Free metadata: strings, numbers, booleans.
     public var metadata: [String: MetadataValue]
 
+    /// Creates a value from its fields.
     public init(uuid: UUID, type: SampleType, value: Double, start: Date, end: Date,
                 syncIdentifier: String?, syncVersion: Int64?, source: String,
                 metadata: [String: MetadataValue] = [:]) {
@@ -27,15 +37,24 @@ public struct Sample: Hashable, Sendable {
 /// A sample as a client submits it, already validated and converted to the canonical unit.
 /// The store assigns a uuid when `uuid` is nil; `source` comes from the caller, not from here.
 public struct SampleInput: Hashable, Sendable {
+    /// The sample's identity, unique across the store.
     public var uuid: UUID?
+    /// What is measured.
     public var type: SampleType
+    /// The value in the type's canonical unit.
     public var value: Double
+    /// When the measurement starts.
     public var start: Date
+    /// When the measurement ends (`end >= start`).
     public var end: Date
+    /// HealthKit's `HKMetadataKeySyncIdentifier`, unique per (patient, source).
     public var syncIdentifier: String?
+    /// HealthKit's `HKMetadataKeySyncVersion`; present exactly when `syncIdentifier` is.
     public var syncVersion: Int64?
+    /// Free metadata: strings, numbers, booleans.
     public var metadata: [String: MetadataValue]
 
+    /// Creates a value from its fields.
     public init(uuid: UUID? = nil, type: SampleType, value: Double, start: Date, end: Date,
                 syncIdentifier: String? = nil, syncVersion: Int64? = nil, metadata: [String: MetadataValue] = [:]) {
         self.uuid = uuid; self.type = type; self.value = value; self.start = start; self.end = end

@@ -14,10 +14,14 @@ public enum SyncError: Error, Hashable, Sendable {
 
 /// One problem in a request body: which item (`index`, nil for the body itself), which field, what is wrong.
 public struct ValidationProblem: Hashable, Sendable {
+    /// The item's position in the request.
     public var index: Int?
+    /// The field at fault, such as `syncVersion` or `metadata.wasUserEntered`.
     public var field: String
+    /// What is wrong, for people.
     public var message: String
 
+    /// Creates a value from its fields.
     public init(index: Int?, field: String, message: String) {
         self.index = index; self.field = field; self.message = message
     }

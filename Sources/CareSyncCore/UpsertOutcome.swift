@@ -17,16 +17,23 @@ public enum IgnoreReason: String, Hashable, Sendable {
 
 /// The result for one item of an upsert batch.
 public struct UpsertItemResult: Hashable, Sendable {
+    /// The item's position in the request.
     public var index: Int
+    /// The sample the item concerns (the stored winner when ignored).
     public var uuid: UUID
+    /// What happened.
     public var outcome: UpsertOutcome
+    /// Creates a value from its fields.
     public init(index: Int, uuid: UUID, outcome: UpsertOutcome) { self.index = index; self.uuid = uuid; self.outcome = outcome }
 }
 
 /// The result of a whole batch, with the anchor just after its commit.
 public struct UpsertBatchResult: Hashable, Sendable {
+    /// The anchor just after this point of the change log.
     public var anchor: Anchor
+    /// One result per item, in request order.
     public var results: [UpsertItemResult]
+    /// Creates a value from its fields.
     public init(anchor: Anchor, results: [UpsertItemResult]) { self.anchor = anchor; self.results = results }
 }
 
@@ -35,9 +42,13 @@ public enum DeleteOutcome: String, Hashable, Sendable { case deleted, notFound, 
 
 /// The result for one delete target (a uuid, or each sample a sync identifier named).
 public struct DeleteItemResult: Hashable, Sendable {
+    /// The sample the item concerns (the stored winner when ignored).
     public var uuid: UUID?
+    /// HealthKit's `HKMetadataKeySyncIdentifier`, unique per (patient, source).
     public var syncIdentifier: String?
+    /// What happened.
     public var outcome: DeleteOutcome
+    /// Creates a value from its fields.
     public init(uuid: UUID?, syncIdentifier: String?, outcome: DeleteOutcome) {
         self.uuid = uuid; self.syncIdentifier = syncIdentifier; self.outcome = outcome
     }
@@ -45,7 +56,10 @@ public struct DeleteItemResult: Hashable, Sendable {
 
 /// The result of a delete request, with the anchor just after its commit.
 public struct DeleteBatchResult: Hashable, Sendable {
+    /// The anchor just after this point of the change log.
     public var anchor: Anchor
+    /// One result per item, in request order.
     public var results: [DeleteItemResult]
+    /// Creates a value from its fields.
     public init(anchor: Anchor, results: [DeleteItemResult]) { self.anchor = anchor; self.results = results }
 }

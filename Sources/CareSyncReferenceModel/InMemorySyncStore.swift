@@ -27,6 +27,12 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         return result
     }
 
+    /// Runs `body` on the state itself under the lock: for writes that cannot fail half-way.
+    private func writeInPlace<T>(_ body: (inout ModelState) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body(&state)
+    }
+
     /// Reads the state under the lock.
     func read<T>(_ body: (ModelState) throws -> T) rethrows -> T {
         lock.lock(); defer { lock.unlock() }
@@ -41,46 +47,51 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Applies a batch by `SyncRules.upsertDecision`, in order, atomically.
     public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
-        try write { state in
-            var results: [UpsertItemResult] = []
-            for (index, input) in samples.enumerated() {
-                let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
-                let decision = SyncRules.upsertDecision(incoming: input, patient: patient, source: source,
-                                                        byUUID: state.existing(input.uuid), byKey: byKey)
-                switch decision {
-                case let .conflict(message):
-                    throw SyncError.conflict("samples[\(index)]: \(message)")
-                case let .ignore(reason, existing):
-                    results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
-                case .insert, .replace:
-                    if case let .replace(old) = decision { state.tombstone(old.uuid, now: now) }
-                    let uuid = input.uuid ?? freshUUID(in: state)
-                    state.insert(Self.sample(input, uuid: uuid, source: source), patient: patient)
-                    let outcome: UpsertOutcome = if case .replace = decision { .replaced } else { .inserted }
-                    results.append(UpsertItemResult(index: index, uuid: uuid, outcome: outcome))
-                }
-            }
-            return UpsertBatchResult(anchor: state.headAnchor(storeID), results: results)
+        // Only a client uuid can make a batch fail half-way (conflict); without one, skip the copy.
+        if samples.allSatisfy({ $0.uuid == nil }) {
+            return try writeInPlace { state in Result { try apply(samples, patient: patient, source: source, now: now, to: &state) } }.get()
         }
+        return try write { state in try apply(samples, patient: patient, source: source, now: now, to: &state) }
     }
 
+    /// The upsert rules applied in order to `state`; throws on the first conflict.
+    private func apply(_ samples: [SampleInput], patient: String, source: String, now: Date,
+                       to state: inout ModelState) throws -> UpsertBatchResult {
+        var results: [UpsertItemResult] = []
+        for (index, input) in samples.enumerated() {
+            let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
+            let decision = SyncRules.upsertDecision(incoming: input, patient: patient, source: source,
+                                                    byUUID: state.existing(input.uuid), byKey: byKey)
+            switch decision {
+            case let .conflict(message):
+                throw SyncError.conflict("samples[\(index)]: \(message)")
+            case let .ignore(reason, existing):
+                results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
+            case .insert, .replace:
+                if case let .replace(old) = decision { state.tombstone(old.uuid, now: now) }
+                let uuid = input.uuid ?? freshUUID(in: state)
+                state.insert(Self.sample(input, uuid: uuid, source: source), patient: patient)
+                let outcome: UpsertOutcome = if case .replace = decision { .replaced } else { .inserted }
+                results.append(UpsertItemResult(index: index, uuid: uuid, outcome: outcome))
+            }
+        }
+        return UpsertBatchResult(anchor: state.headAnchor(storeID), results: results)
+    }
+
+    /// Deletes own samples by uuid, then by sync identifier, each leaving a tombstone.
     public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
-        write { state in
+        writeInPlace { state in
             var results: [DeleteItemResult] = []
             for uuid in uuids {
-                let outcome: DeleteOutcome
-                if let entry = state.live[uuid], entry.patient == patient {
-                    if entry.sample.source == source {
-                        state.tombstone(uuid, now: now)
-                        outcome = .deleted
-                    } else {
-                        outcome = .notOwned
-                    }
-                } else {
-                    outcome = .notFound
+                guard let entry = state.live[uuid], entry.patient == patient else {
+                    results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound))
+                    continue
                 }
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: outcome))
+                let owned = entry.sample.source == source
+                if owned { state.tombstone(uuid, now: now) }
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: owned ? .deleted : .notOwned))
             }
             for id in syncIdentifiers {
                 if let sample = state.sample(patient: patient, source: source, syncIdentifier: id) {
@@ -94,16 +105,19 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// The head of the change log, stamped with the purge horizon.
     public func currentAnchor() throws -> Anchor {
         read { $0.headAnchor(storeID) }
     }
 
+    /// One page of the feed: each uuid's latest entry after the anchor, in sequence order.
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
         try read { state in try state.changes(query, storeID: storeID) }
     }
 
+    /// Posts a report by `WeeklyReportPlanner.plan`.
     public func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
-        write { state in
+        writeInPlace { state in
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: report.syncIdentifier)
             let stored = state.reports[key].map { StoredReportState(syncVersion: $0.syncVersion, samples: state.samples(of: $0, key: key)) }
             let plan = WeeklyReportPlanner.plan(stored: stored, input: report)
@@ -132,6 +146,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// The most recently updated report with this id (any source), or nil.
     public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
         read { state in
             state.reports.filter { $0.key.patient == patient && $0.key.syncIdentifier == syncIdentifier }
@@ -140,6 +155,7 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Reports whose week starts in `[from, to]`, by week start, id and source.
     public func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] {
         read { state in
             state.reports.filter { $0.key.patient == patient && $0.value.weekStart >= from && $0.value.weekStart <= to }
@@ -150,8 +166,9 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Deletes the caller's report and tombstones its live samples, in key order.
     public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
-        write { state in
+        writeInPlace { state in
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: syncIdentifier)
             guard let report = state.reports.removeValue(forKey: key) else { return nil }
             let samples = state.samples(of: report, key: key)
@@ -160,8 +177,9 @@ public final class InMemorySyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
+    /// Purges tombstones deleted before `horizon` and raises the purge horizon.
     public func purgeTombstones(before horizon: Date) throws -> Int {
-        write { state in
+        writeInPlace { state in
             let purged = state.tombstones.values.filter { $0.object.deletedAt < horizon }
             for tomb in purged {
                 state.tombstones[tomb.object.uuid] = nil

@@ -18,30 +18,27 @@ extension ModelState {
         let limit = min(max(query.limit, 1), Self.maxLimit)
         var samples: [Sample] = [], deleted: [DeletedObject] = []
         var last = after
-        var index = Int(after)
-        while index < log.count {
-            defer { index += 1 }
-            guard let slot = log[index] else { continue }
-            let matched: Bool
+        let sequences = patientLog[query.patient] ?? []
+        var low = 0, high = sequences.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sequences[mid] <= after { low = mid + 1 } else { high = mid }
+        }
+        for sequence in sequences[low...] {
+            guard let slot = log[Int(sequence - 1)] else { continue }
             switch slot {
             case let .sample(uuid):
-                let entry = live[uuid]!
-                matched = entry.patient == query.patient && Self.matches(entry.sample.type, entry.sample.source,
-                                                                          entry.sample.start, entry.sample.end, query)
-                if matched {
-                    if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
-                    samples.append(entry.sample)
-                }
+                let sample = live[uuid]!.sample
+                guard Self.matches(sample.type, sample.source, sample.start, sample.end, query) else { continue }
+                if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
+                samples.append(sample)
             case let .tombstone(uuid):
-                let tomb = tombstones[uuid]!
-                matched = tomb.patient == query.patient && Self.matches(tomb.object.type, tomb.object.source,
-                                                                         tomb.object.start, tomb.object.end, query)
-                if matched {
-                    if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
-                    deleted.append(tomb.object)
-                }
+                let object = tombstones[uuid]!.object
+                guard Self.matches(object.type, object.source, object.start, object.end, query) else { continue }
+                if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
+                deleted.append(object)
             }
-            if matched { last = Int64(index + 1) }
+            last = sequence
         }
         return page(samples, deleted, head, storeID, more: false)
     }
@@ -59,29 +56,4 @@ extension ModelState {
         if let from = query.from, !(end > from || start >= from) { return false }
         return true
     }
-}
-
-/// What the model holds for one patient, for tests to compare a store's rebuilt state against.
-public struct ModelSnapshot: Hashable, Sendable {
-    /// Live samples by uuid.
-    public var samples: [UUID: Sample]
-    /// Kept tombstones by uuid.
-    public var deletedObjects: [UUID: DeletedObject]
-    /// Creates a snapshot.
-    public init(samples: [UUID: Sample], deletedObjects: [UUID: DeletedObject]) {
-        self.samples = samples; self.deletedObjects = deletedObjects
-    }
-}
-
-extension InMemorySyncStore {
-    /// The live samples and kept tombstones of `patient`.
-    public func snapshot(patient: String) -> ModelSnapshot {
-        read { state in
-            ModelSnapshot(samples: state.live.filter { $0.value.patient == patient }.mapValues(\.sample),
-                          deletedObjects: state.tombstones.filter { $0.value.patient == patient }.mapValues(\.object))
-        }
-    }
-
-    /// The sequence below which anchors are expired.
-    public var purgeHorizon: Int64 { read { $0.purgeHorizon } }
 }

@@ -30,21 +30,24 @@ struct ModelState: Sendable {
     var purgeHorizon: Int64 = 0
     /// Slot `i` holds the entry with sequence `i + 1`, or nil once superseded or purged.
     var log: [Slot?] = []
+    /// Each patient's sequences in order (some slots since cleared), so a page skips other patients.
+    var patientLog: [String: [Int64]] = [:]
     var live: [UUID: Live] = [:]
     var tombstones: [UUID: Tomb] = [:]
     var byKey: [Key: UUID] = [:]
     var reports: [Key: Report] = [:]
 
     /// Takes the next sequence and records what it points at.
-    mutating func append(_ slot: Slot) -> Int64 {
+    mutating func append(_ slot: Slot, patient: String) -> Int64 {
         head += 1
         log.append(slot)
+        patientLog[patient, default: []].append(head)
         return head
     }
 
     /// Stores a new sample for `patient`.
     mutating func insert(_ sample: Sample, patient: String) {
-        let sequence = append(.sample(sample.uuid))
+        let sequence = append(.sample(sample.uuid), patient: patient)
         live[sample.uuid] = Live(sample: sample, patient: patient, sequence: sequence)
         if let id = sample.syncIdentifier {
             byKey[Key(patient: patient, source: sample.source, syncIdentifier: id)] = sample.uuid
@@ -62,7 +65,7 @@ struct ModelState: Sendable {
         let object = DeletedObject(uuid: uuid, type: sample.type, syncIdentifier: sample.syncIdentifier,
                                    syncVersion: sample.syncVersion, source: sample.source,
                                    start: sample.start, end: sample.end, deletedAt: now)
-        let sequence = append(.tombstone(uuid))
+        let sequence = append(.tombstone(uuid), patient: entry.patient)
         tombstones[uuid] = Tomb(object: object, patient: entry.patient, sequence: sequence)
     }
 

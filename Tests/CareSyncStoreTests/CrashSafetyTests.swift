@@ -29,7 +29,12 @@ import Testing
         }
     }
 
-    @Test func sigkillAtRandomPointsLosesNoReportedCommit() throws {
+    @Test func sigkillAtRandomPointsLosesNoReportedCommit() async throws {
+        try await onDedicatedThread { try Self.killRepeatedly() }
+    }
+
+    /// The body of the test above: blocking process control, run off the cooperative pool.
+    static func killRepeatedly() throws {
         guard let writer = Self.writerExecutable() else {
             Issue.record("caresync-crash-writer not built next to \(CommandLine.arguments[0]); run `swift build` first")
             return

@@ -22,7 +22,7 @@ import Testing
     static let pageAndAnchorInTwoTransactions: Feed = { store, anchor, limit in
         let query = ChangeQuery(patient: patient, anchor: anchor, limit: limit)
         let page = try store.database.read { db in
-            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, storeID: store.storeID, db: db)
+            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, horizon: 0, storeID: store.storeID, db: db)
         }
         if page.hasMore { return page }
         usleep(300)
@@ -113,16 +113,16 @@ import Testing
         return results.all
     }
 
-    @Test func everyReaderSeesEveryChangeExactlyOnceInOrder() throws {
+    @Test func everyReaderSeesEveryChangeExactlyOnceInOrder() async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
-        let violations = try Self.run(feed: Self.correctFeed, seed: seed)
+        let violations = try await onDedicatedThread { try Self.run(feed: Self.correctFeed, seed: seed) }
         #expect(violations.count == 3)
         for v in violations { #expect(v.isEmpty, "seed \(seed): \(v)") }
     }
 
-    @Test func negativeControlPageAndAnchorInTwoTransactionsIsCaught() throws {
+    @Test func negativeControlPageAndAnchorInTwoTransactionsIsCaught() async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
-        let violations = try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed)
+        let violations = try await onDedicatedThread { try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed) }
         #expect(violations.count == 3)
         #expect(violations.contains { $0.missing > 0 }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
     }
@@ -153,4 +153,3 @@ final class ViolationsLog: @unchecked Sendable {
     func append(_ v: FeedConcurrencyTests.Violations) { lock.withLock { items.append(v) } }
     var all: [FeedConcurrencyTests.Violations] { lock.withLock { items } }
 }
-

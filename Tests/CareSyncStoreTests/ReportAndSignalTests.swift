@@ -92,3 +92,18 @@ final class ResultCounter: @unchecked Sendable {
     var count: Int { lock.withLock { results.count } }
     var changed: Int { lock.withLock { results.filter { $0 == .changed }.count } }
 }
+
+@Suite struct ReportSquatterTests {
+    @Test func sampleUnderADerivedIdentifierGivesWayToTheReport() throws {
+        let f = try StoreFixture.make()
+        let squatter = try f.store.upsert([StoreFixture.input(value: 1, syncIdentifier: "r/2020-06-18", syncVersion: 9)],
+                                          patient: "p", source: "t", now: StoreFixture.t0)
+        let report = WeeklyReportInput(syncIdentifier: "r", syncVersion: 1, weekStart: CalendarDay(year: 2020, month: 6, day: 15),
+                                       timeZone: "UTC", samples: [WeeklyReportSampleInput(key: "2020-06-18", sample: StoreFixture.input())])
+        let posted = try f.store.upsertReport(report, patient: "p", source: "t", now: StoreFixture.t0)
+        #expect(posted.outcome == .inserted)
+        #expect(posted.report.samples["2020-06-18"]?.value == 400)
+        let feed = try f.store.changes(ChangeQuery(patient: "p", anchor: squatter.anchor))
+        #expect(feed.deletedObjects.map(\.uuid) == [squatter.results[0].uuid])
+    }
+}

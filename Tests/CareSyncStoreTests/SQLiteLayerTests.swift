@@ -131,6 +131,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("copy.sqlite.partial")))
     }
 
+    @Test func readerPoolServesMoreThreadsThanConnections() throws {
+        let dir = try TemporaryDirectory()
+        var configuration = Database.Configuration()
+        configuration.maximumReaders = 2
+        let database = try Database(path: dir.path("a.sqlite"), configuration: configuration)
+        try database.write { db in
+            try db.execute("CREATE TABLE t (x INTEGER)")
+            for x in 1...10 { try db.execute("INSERT INTO t VALUES (?)", [.integer(Int64(x))]) }
+        }
+        let sums = UUIDLog()
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            do {
+                let sum = try database.read { db in try db.scalarInt64("SELECT sum(x) FROM t") }
+                if sum != 55 { sums.fail("sum \(String(describing: sum))") }
+            } catch { sums.fail("\(error)") }
+        }
+        #expect(sums.messages.isEmpty, "\(sums.messages)")
+    }
+
+    @Test func savepointRollsBackOnlyItsOwnWork() throws {
+        struct Boom: Error {}
+        let dir = try TemporaryDirectory()
+        let database = try Database(path: dir.path("a.sqlite"))
+        try database.write { db in
+            try db.execute("CREATE TABLE t (x INTEGER)")
+            try db.execute("INSERT INTO t VALUES (1)")
+            #expect(throws: Boom.self) {
+                try db.savepoint {
+                    try db.execute("INSERT INTO t VALUES (2)")
+                    throw Boom()
+                }
+            }
+            try db.execute("INSERT INTO t VALUES (3)")
+        }
+        #expect(try database.read { try $0.scalarString("SELECT group_concat(x) FROM t") } == "1,3")
+    }
+
     @Test func sha256MatchesStandardVectors() {
         #expect(SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256Digest.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

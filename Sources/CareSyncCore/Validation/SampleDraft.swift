@@ -27,33 +27,3 @@ public struct SampleDraft: Hashable, Sendable {
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion; self.metadata = metadata
     }
 }
-
-/// One test of a weekly report as decoded from JSON: its key and its sample (without sync fields).
-public struct WeeklyReportSampleDraft: Hashable, Sendable {
-    /// The key within the report, such as the day `2020-06-18`.
-    public var key: String?
-    /// The sample; `uuid`, `syncIdentifier` and `syncVersion` are the report's to set.
-    public var sample: SampleDraft
-    /// Creates a draft.
-    public init(key: String?, sample: SampleDraft) { self.key = key; self.sample = sample }
-}
-
-/// A weekly report as decoded from JSON, before validation.
-public struct WeeklyReportDraft: Hashable, Sendable {
-    /// The report's sync identifier, such as `report-2020-W25`.
-    public var syncIdentifier: String?
-    /// The report's version.
-    public var syncVersion: Int64?
-    /// `YYYY-MM-DD`, the first day of the week.
-    public var weekStart: String?
-    /// The IANA time zone the week is read in.
-    public var timeZone: String?
-    /// The tests in the report.
-    public var samples: [WeeklyReportSampleDraft]
-    /// Creates a draft.
-    public init(syncIdentifier: String? = nil, syncVersion: Int64? = nil, weekStart: String? = nil,
-                timeZone: String? = nil, samples: [WeeklyReportSampleDraft] = []) {
-        self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion; self.weekStart = weekStart
-        self.timeZone = timeZone; self.samples = samples
-    }
-}

@@ -120,3 +120,7 @@ public final class Connection {
     /// Whether a transaction is open.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
+
+/// Connections are opened without SQLite's mutex; `Database` hands each to one thread at a time.
+@available(*, unavailable)
+extension Connection: Sendable {}

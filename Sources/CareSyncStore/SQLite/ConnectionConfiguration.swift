@@ -8,6 +8,8 @@ public struct ConnectionConfiguration: Hashable, Sendable {
         case normal = "NORMAL"
         /// fsync at every commit: durable against power loss.
         case full = "FULL"
+        /// As `full`, and also syncs the directory after deleting a rollback journal.
+        case extra = "EXTRA"
     }
 
     /// Opens read-only (readers of the pool); otherwise read-write and creates the file if needed.

@@ -175,3 +175,7 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw DatabaseError(handle: connection, resultCode: rc, sql: sql) }
     }
 }
+
+/// Statements stay on the thread that uses their connection; see the type's documentation.
+@available(*, unavailable)
+extension Statement: Sendable {}

@@ -17,7 +17,7 @@ enum ReportQueries {
     private static let columns = "source, sync_id, sync_version, week_start, time_zone, keys, updated_at_ms"
 
     private static func decode(_ s: Statement) throws -> Row {
-        guard let day = CalendarDay(iso: s.string(3)) else { throw StoreCorruption("bad week_start \(s.string(3))") }
+        guard let day = CalendarDay(parsing: s.string(3)) else { throw StoreCorruption("bad week_start \(s.string(3))") }
         let keys = try JSONDecoder().decode([String].self, from: Data(s.string(5).utf8))
         return Row(source: s.string(0), syncIdentifier: s.string(1), syncVersion: s.int64(2), weekStart: day,
                    timeZone: s.string(4), keys: keys, updatedAt: s.int64(6))
@@ -42,7 +42,7 @@ enum ReportQueries {
         try db.fetchAll("""
             SELECT \(columns) FROM weekly_reports WHERE patient = ? AND week_start BETWEEN ? AND ?
             ORDER BY week_start, sync_id, source
-            """, [.text(patient), .text(from.iso), .text(to.iso)], decode)
+            """, [.text(patient), .text(from.description), .text(to.description)], decode)
     }
 
     /// Inserts or updates a report row.
@@ -55,7 +55,7 @@ enum ReportQueries {
               week_start = excluded.week_start, time_zone = excluded.time_zone, keys = excluded.keys,
               updated_at_ms = excluded.updated_at_ms
             """, [.text(patient), .text(row.source), .text(row.syncIdentifier), .integer(row.syncVersion),
-                  .text(row.weekStart.iso), .text(row.timeZone), .text(keys), .integer(row.updatedAt)])
+                  .text(row.weekStart.description), .text(row.timeZone), .text(keys), .integer(row.updatedAt)])
     }
 
     /// For each key of the report's current version, the live sample of (patient, source, `<report>/<key>`).
@@ -78,20 +78,5 @@ enum ReportQueries {
         WeeklyReport(syncIdentifier: row.syncIdentifier, syncVersion: row.syncVersion, weekStart: row.weekStart,
                      timeZone: row.timeZone, source: row.source, samples: try liveSamples(db, patient: patient, row: row),
                      updatedAt: SyncRules.date(milliseconds: row.updatedAt))
-    }
-}
-
-extension CalendarDay {
-    /// `YYYY-MM-DD`, zero padded (sorts as text).
-    var iso: String {
-        func pad(_ n: Int, _ width: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, width - s.count)) + s }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
-    }
-
-    /// Parses `YYYY-MM-DD`.
-    init?(iso: String) {
-        let parts = iso.split(separator: "-")
-        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-        self.init(year: y, month: m, day: d)
     }
 }

@@ -72,14 +72,17 @@ public final class SQLiteSyncStore: SyncStore {
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
         try database.read { db in
             let head = try StoreQueries.head(db)
-            let after = try query.anchor.map { try StoreQueries.validate($0, storeID: storeID, head: head, db: db) } ?? 0
-            return try FeedQuery.page(query, after: after, head: head, storeID: storeID, db: db)
+            let horizon = try StoreQueries.purgeHorizon(db)
+            let after = try query.anchor.map {
+                try StoreQueries.validate($0, storeID: storeID, head: head, horizon: horizon, db: db)
+            } ?? 0
+            return try FeedQuery.page(query, after: after, head: head, horizon: horizon, storeID: storeID, db: db)
         }
     }
 
     /// The anchor at the head of the change log.
     public func currentAnchor() throws -> Anchor {
-        Anchor(storeID: storeID, sequence: try database.read { try StoreQueries.head($0) })
+        try database.read { try StoreQueries.headAnchor($0, storeID: storeID) }
     }
 
     /// Posts a weekly report in one transaction.

@@ -30,17 +30,25 @@ enum StoreQueries {
         Int64(try meta(db, "purge_horizon") ?? "0") ?? 0
     }
 
-    /// The sequence a client anchor stands for in this store, after the checks of docs/sync-rules.md:
-    /// another store (unless an earlier identity of this one, within its valid range), a negative
-    /// sequence or one above the head → `invalidAnchor`; below the purge horizon → `anchorExpired`.
-    static func validate(_ anchor: Anchor, storeID: String, head: Int64, db: Connection) throws -> Int64 {
+    /// The sequence a client anchor stands for in this store, by `Anchor.validate` (docs/sync-rules.md).
+    ///
+    /// An anchor of an earlier identity of this store (a restored backup's source, in `store_lineage`)
+    /// counts as this store's if its sequence is within the range the copy holds; otherwise another
+    /// store's anchor is `invalidAnchor`.
+    static func validate(_ anchor: Anchor, storeID: String, head: Int64, horizon: Int64, db: Connection) throws -> Int64 {
+        var anchor = anchor
         if anchor.storeID != storeID {
             guard let validThrough = try db.scalarInt64("SELECT valid_through FROM store_lineage WHERE store_id = ?",
                                                         [.text(anchor.storeID)]),
                   anchor.sequence <= validThrough else { throw SyncError.invalidAnchor }
+            anchor.storeID = storeID
         }
-        guard anchor.sequence >= 0, anchor.sequence <= head else { throw SyncError.invalidAnchor }
-        guard anchor.sequence >= (try purgeHorizon(db)) else { throw SyncError.anchorExpired }
+        try anchor.validate(storeID: storeID, head: head, storeHorizon: horizon)
         return anchor.sequence
+    }
+
+    /// The anchor at the head, stamped with the purge horizon, as of `db`'s current snapshot.
+    static func headAnchor(_ db: Connection, storeID: String) throws -> Anchor {
+        Anchor(storeID: storeID, sequence: try head(db), horizon: try purgeHorizon(db))
     }
 }

@@ -22,6 +22,10 @@ extension SyncWriter {
                 try tombstone(old, patient: patient, now: now)
                 try insert(new, patient: patient, source: source)
             case let .insert(_, new):
+                // A sample posted directly under the derived identifier gives way to the report (as the model).
+                if let id = new.syncIdentifier, let squatter = try liveSample(patient: patient, source: source, syncIdentifier: id) {
+                    try tombstone(squatter, patient: patient, now: now)
+                }
                 try insert(new, patient: patient, source: source)
             case let .delete(_, old):
                 try tombstone(old, patient: patient, now: now)

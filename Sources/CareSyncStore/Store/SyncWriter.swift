@@ -34,7 +34,7 @@ public struct SyncWriter {
     }
 
     /// The anchor at the head of the change log, including this transaction's changes.
-    public func headAnchor() throws -> Anchor { Anchor(storeID: storeID, sequence: try StoreQueries.head(db)) }
+    public func headAnchor() throws -> Anchor { try StoreQueries.headAnchor(db, storeID: storeID) }
 
     // MARK: Samples
 
@@ -72,10 +72,10 @@ public struct SyncWriter {
                 results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound)); continue
             }
             guard sample.source == source else {
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: sample.syncIdentifier, outcome: .notOwned)); continue
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notOwned)); continue
             }
             try tombstone(sample, patient: patient, now: now)
-            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: sample.syncIdentifier, outcome: .deleted))
+            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .deleted))
         }
         for identifier in syncIdentifiers {
             guard let sample = try liveSample(patient: patient, source: source, syncIdentifier: identifier) else {

@@ -5,19 +5,40 @@ import Testing
 
 /// Thousands of seeded random operations on every store, checked against the reference model after each step.
 ///
-/// `CARESYNC_MODEL_OPS` sets the number of operations (default 1,500), `CARESYNC_MODEL_SEED` replays a seed.
+/// `CARESYNC_MODEL_OPS` sets the number of operations (default 2,000), `CARESYNC_MODEL_SEED` replays a seed.
 @Suite struct ModelBasedContractTests {
-    static var steps: Int { ProcessInfo.processInfo.environment["CARESYNC_MODEL_OPS"].flatMap(Int.init) ?? 1500 }
+    static var steps: Int { ProcessInfo.processInfo.environment["CARESYNC_MODEL_OPS"].flatMap(Int.init) ?? 2000 }
     static var seed: UInt64 {
         ProcessInfo.processInfo.environment["CARESYNC_MODEL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
     }
 
-    @Test(arguments: ContractStores.all)
-    func randomOperationsMatchTheModel(factory: ContractStore) throws {
+    /// The stores to run: all, or those named in `CARESYNC_MODEL_STORES` (comma list).
+    static var stores: [ContractStore] {
+        guard let names = ProcessInfo.processInfo.environment["CARESYNC_MODEL_STORES"] else { return ContractStores.all }
+        let wanted = Set(names.split(separator: ",").map(String.init))
+        return ContractStores.all.filter { wanted.contains($0.name) }
+    }
+
+    @Test(arguments: stores)
+    func randomOperationsMatchTheModel(factory: ContractStore) async throws {
+        try await onDedicatedThread { try Self.runAgainstTheModel(factory) }
+    }
+
+    /// The body of the test above: seconds of blocking store work, run off the cooperative pool.
+    static func runAgainstTheModel(_ factory: ContractStore) throws {
         let seed = Self.seed
         var run = ModelBasedRun(store: try factory.make(), seed: seed)
+        let started = Date()
         do {
             try run.run(steps: Self.steps)
+            if ProcessInfo.processInfo.environment["CARESYNC_MODEL_VERBOSE"] != nil {
+                let sizes = OperationGenerator.patients.map { patient -> String in
+                    let snapshot = run.model.snapshot(patient: patient)
+                    return "\(patient) \(snapshot.samples.count) samples \(snapshot.deletedObjects.count) tombstones"
+                }
+                print("model-based run of \(factory.name): \(Self.steps) operations, seed \(seed), "
+                      + "\(Date().timeIntervalSince(started)) s; at the end \(sizes.joined(separator: ", "))")
+            }
         } catch {
             print("model-based run of \(factory.name) failed: rerun with CARESYNC_MODEL_SEED=\(seed)")
             Issue.record("\(factory.name), seed \(seed) (CARESYNC_MODEL_SEED=\(seed)): \(error)")
@@ -25,8 +46,13 @@ import Testing
     }
 
     /// The run must be able to fail: stores with a classic feed bug are caught.
-    @Test(arguments: [BrokenStore.Fault.dropsTombstones, .headAnchorWhileMore, .ignoresVersions])
-    func brokenStoresAreCaught(fault: BrokenStore.Fault) {
+    @Test(arguments: BrokenStore.Fault.allCases)
+    func brokenStoresAreCaught(fault: BrokenStore.Fault) async throws {
+        try await onDedicatedThread { Self.expectCaught(fault) }
+    }
+
+    /// The body of the test above, run off the cooperative pool.
+    static func expectCaught(_ fault: BrokenStore.Fault) {
         let seed = Self.seed
         var run = ModelBasedRun(store: BrokenStore(base: InMemorySyncStore(), fault: fault), seed: seed)
         do {
@@ -37,43 +63,4 @@ import Testing
             if ProcessInfo.processInfo.environment["CARESYNC_MODEL_VERBOSE"] != nil { print("caught \(fault): \(error)") }
         }
     }
-}
-
-/// A model with one deliberate bug, as a negative control for the model-based run.
-struct BrokenStore: SyncStore {
-    enum Fault: Sendable, CaseIterable { case dropsTombstones, headAnchorWhileMore, ignoresVersions }
-    let base: InMemorySyncStore
-    let fault: Fault
-    var storeID: String { base.storeID }
-
-    func changes(_ query: ChangeQuery) throws -> ChangeSet {
-        var page = try base.changes(query)
-        switch fault {
-        case .dropsTombstones: page.deletedObjects = []
-        case .headAnchorWhileMore: if page.hasMore { page.anchor = try base.currentAnchor(); page.hasMore = false }
-        case .ignoresVersions: break
-        }
-        return page
-    }
-
-    func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
-        guard fault == .ignoresVersions else { return try base.upsert(samples, patient: patient, source: source, now: now) }
-        // Forgets that a newer version replaces: every versioned sample becomes a fresh identifier-less insert.
-        return try base.upsert(samples.map { var s = $0; s.syncIdentifier = nil; s.syncVersion = nil; return s },
-                               patient: patient, source: source, now: now)
-    }
-
-    func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
-        try base.delete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
-    }
-    func currentAnchor() throws -> Anchor { try base.currentAnchor() }
-    func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
-        try base.upsertReport(report, patient: patient, source: source, now: now)
-    }
-    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { try base.report(patient: patient, syncIdentifier: syncIdentifier) }
-    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
-    func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
-        try base.deleteReport(patient: patient, syncIdentifier: syncIdentifier, source: source, now: now)
-    }
-    func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }
 }

@@ -2,6 +2,14 @@ import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
 
+/// Seeded uuids for the model's server-assigned ones; thread-safe because the model calls it under its lock.
+final class SeededUUIDs: @unchecked Sendable {
+    private var generator: OperationGenerator
+    private let lock = NSLock()
+    init(seed: UInt64) { generator = OperationGenerator(seed: seed) }
+    func next() -> UUID { lock.withLock { UUID(uuid: generator.randomBytes()) } }
+}
+
 /// The first difference between the store under test and the model.
 struct Divergence: Error, CustomStringConvertible {
     let description: String
@@ -13,7 +21,7 @@ struct Divergence: Error, CustomStringConvertible {
 /// Server-assigned uuids differ between the two, so the run keeps a bijection built from the results.
 struct ModelBasedRun {
     let store: any SyncStore
-    let model = InMemorySyncStore(storeID: "model")
+    let model: InMemorySyncStore
     var generator: OperationGenerator
     var rng: SeededGenerator
     var storeToModel: [UUID: UUID] = [:]
@@ -27,17 +35,26 @@ struct ModelBasedRun {
         self.store = store
         generator = OperationGenerator(seed: seed)
         rng = SeededGenerator(seed: seed ^ 0xA5A5_A5A5)
+        // Seeded server uuids too, so a seed replays the model exactly.
+        let uuids = SeededUUIDs(seed: seed ^ 0x5A5A_5A5A)
+        model = InMemorySyncStore(storeID: "model", makeUUID: { uuids.next() })
     }
 
     mutating func run(steps: Int) throws {
         for step in 0..<steps {
             let now = OperationGenerator.base.addingTimeInterval(Double(step))
-            let op = generator.next(now: now, knownUUIDs: knownUUIDs)
+            let op = generator.next(now: now, knownUUIDs: knownUUIDs, liveCount: model.liveCount, live: model.liveSamples)
             log.append("\(step): \(op)")
             do {
                 try apply(op, now: now)
-                for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
+                // The feed the step wrote to, every step; every feed after purges and on every tenth step.
+                if let patient = op.patient, step % 10 != 0 {
+                    try checkFeed(patient: patient)
+                } else {
+                    for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
+                }
                 try checkReports()
+                if Int.random(in: 0..<10, using: &rng) == 0 { try checkFilteredFeed(patient: op.patient ?? "p1") }
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
             }
@@ -49,7 +66,10 @@ struct ModelBasedRun {
     mutating func pair(store s: UUID, model m: UUID) throws {
         if let known = storeToModel[s], known != m { throw Divergence(description: "store uuid \(s) maps to two model uuids") }
         if let known = modelToStore[m], known != s { throw Divergence(description: "model uuid \(m) maps to two store uuids") }
-        if storeToModel[s] == nil { knownUUIDs.append(m) }
+        if storeToModel[s] == nil {
+            knownUUIDs.append(m)
+            if knownUUIDs.count > 600 { knownUUIDs.removeFirst(100) }
+        }
         storeToModel[s] = m; modelToStore[m] = s
     }
 
@@ -121,7 +141,8 @@ struct ModelBasedRun {
             guard s.outcome == m.outcome, Set(s.report.samples.keys) == Set(m.report.samples.keys) else {
                 throw Divergence(description: "report: store \(s.outcome) \(s.report.samples.keys.sorted()), model \(m.outcome) \(m.report.samples.keys.sorted())")
             }
-            for (key, sample) in s.report.samples { try pair(store: sample.uuid, model: m.report.samples[key]!.uuid) }
+            // In key order: the pairing order feeds the generator, and a seed must replay exactly.
+            for key in s.report.samples.keys.sorted() { try pair(store: s.report.samples[key]!.uuid, model: m.report.samples[key]!.uuid) }
             guard try toModel(s.report) == m.report else { throw Divergence(description: "report: store \(s.report), model \(m.report)") }
         case let .deleteReport(patient, source, id):
             guard let (s, m) = try both({ try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) },
@@ -208,7 +229,7 @@ struct ModelBasedRun {
         }
     }
 
-    mutating func chanceSmall() -> Bool { Bool.random(using: &rng) }
+    mutating func chanceSmall() -> Bool { Int.random(in: 0..<10, using: &rng) == 0 }
 
     func checkReports() throws {
         for patient in OperationGenerator.patients {
@@ -216,6 +237,14 @@ struct ModelBasedRun {
                 let s = try store.report(patient: patient, syncIdentifier: id).map(toModel)
                 let m = try model.report(patient: patient, syncIdentifier: id)
                 guard s == m else { throw Divergence(description: "report \(patient)/\(id): store \(String(describing: s)), model \(String(describing: m))") }
+            }
+            let week = CalendarDay(year: 2020, month: 6, day: 15)
+            let listed = try store.reports(patient: patient, from: week, to: week).map(toModel)
+            guard listed == (try model.reports(patient: patient, from: week, to: week)) else {
+                throw Divergence(description: "report list of \(patient) differs")
+            }
+            guard try store.reports(patient: patient, from: week.adding(days: 1), to: week.adding(days: 30)).isEmpty else {
+                throw Divergence(description: "report list of \(patient) outside its range is not empty")
             }
         }
     }

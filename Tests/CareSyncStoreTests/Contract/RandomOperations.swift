@@ -10,6 +10,14 @@ enum Operation: CustomStringConvertible {
     case deleteReport(patient: String, source: String, syncIdentifier: String)
     case purge(before: Date)
 
+    /// The patient whose feed the operation writes to; nil for a purge, which touches every feed.
+    var patient: String? {
+        switch self {
+        case let .upsert(p, _, _), let .delete(p, _, _, _), let .report(p, _, _), let .deleteReport(p, _, _): p
+        case .purge: nil
+        }
+    }
+
     var description: String {
         switch self {
         case let .upsert(p, s, samples):
@@ -41,15 +49,18 @@ struct OperationGenerator {
     mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
 
-    /// The next operation at `now`; `knownUUIDs` are model uuids seen so far (live or deleted).
-    mutating func next(now: Date, knownUUIDs: [UUID]) -> Operation {
+    /// The next operation at `now`; `knownUUIDs` are recent model uuids (live or not), `live` gives the live ones.
+    mutating func next(now: Date, knownUUIDs: [UUID], liveCount: Int,
+                       live: () -> [(patient: String, sample: Sample)]) -> Operation {
+        // Keep the state small so long runs stay linear: delete more once many samples are live.
+        if liveCount > 120 && chance(Double(liveCount - 120) / 100) { return delete(knownUUIDs: knownUUIDs, live: live()) }
         let roll = Double.random(in: 0..<1, using: &rng)
         switch roll {
         case ..<0.55: return upsert()
-        case ..<0.72: return delete(knownUUIDs: knownUUIDs)
+        case ..<0.72: return delete(knownUUIDs: knownUUIDs, live: live())
         case ..<0.92: return report()
         case ..<0.97: return .deleteReport(patient: pick(Self.patients), source: pick(Self.therapists), syncIdentifier: pick(Self.reportIDs))
-        default: return .purge(before: now.addingTimeInterval(-Double(Int.random(in: 0...300, using: &rng))))
+        default: return .purge(before: now.addingTimeInterval(-Double(Int.random(in: 0...120, using: &rng))))
         }
     }
 
@@ -71,23 +82,36 @@ struct OperationGenerator {
         let value: Double = type == .sleepAnalysis ? Double(Int.random(in: 0...5, using: &rng)) : Double(Int.random(in: 0...20, using: &rng)) * 2.5
         let start = Self.base.addingTimeInterval(Double(Int.random(in: 0...10_000, using: &rng)) * 60 + 0.125)
         let end = start.addingTimeInterval(type == .heartRate ? 0 : Double(Int.random(in: 0...30, using: &rng)) * 60)
-        let id: String? = chance(0.65) ? pick(Self.identifiers) : nil
+        let id: String? = chance(0.9) ? pick(Self.identifiers) : nil
         let metadata: [String: MetadataValue] = chance(0.2) ? ["wasUserEntered": .bool(chance(0.5)), "n": .number(1.5)] : [:]
         return SampleInput(uuid: chance(0.3) ? UUID(uuid: randomBytes()) : nil, type: type, value: value, start: start, end: end,
                            syncIdentifier: id, syncVersion: id == nil ? nil : Int64.random(in: 0...4, using: &rng), metadata: metadata)
     }
 
-    mutating func delete(knownUUIDs: [UUID]) -> Operation {
+    mutating func delete(knownUUIDs: [UUID], live: [(patient: String, sample: Sample)]) -> Operation {
+        // Mostly aim at live samples, as their owner (or another source of the same patient).
+        var patient = pick(Self.patients)
+        var source = pick(Self.sources + (chance(0.2) ? Self.therapists : []))
+        var targets = live
+        if !live.isEmpty && chance(0.8) {
+            let target = pick(live)
+            patient = target.patient
+            if chance(0.85) { source = target.sample.source }
+            targets = live.filter { $0.patient == patient }
+        }
         var uuids: [UUID] = []
         for _ in 0..<Int.random(in: 0...3, using: &rng) {
-            uuids.append(!knownUUIDs.isEmpty && chance(0.85) ? pick(knownUUIDs) : UUID(uuid: randomBytes()))
+            if !targets.isEmpty && chance(0.8) {
+                uuids.append(pick(targets).sample.uuid)
+            } else {
+                uuids.append(!knownUUIDs.isEmpty && chance(0.7) ? pick(knownUUIDs) : UUID(uuid: randomBytes()))
+            }
         }
         var ids: [String] = []
         for _ in 0..<Int.random(in: 0...2, using: &rng) {
             ids.append(chance(0.9) ? pick(Self.identifiers) : "\(pick(Self.reportIDs))/\(pick(Self.reportKeys))")
         }
-        let sources = Self.sources + (chance(0.2) ? Self.therapists : [])
-        return .delete(patient: pick(Self.patients), source: pick(sources), uuids: uuids, syncIdentifiers: ids)
+        return .delete(patient: patient, source: source, uuids: uuids, syncIdentifiers: ids)
     }
 
     mutating func report() -> Operation {
