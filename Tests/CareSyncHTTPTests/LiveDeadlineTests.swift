@@ -5,7 +5,7 @@ import Testing
 extension LiveTests {
     @Suite struct Deadlines {
         @Test func slowHeadGets408AndClose() async throws {
-            let (server, port) = try TestServer.start()
+            let (server, port) = try TestServer.start(TestServer.shortDeadlines())
             let slow = try RawClient(port: port)
             slow.send("GET /hello HTTP/1.1\r\nHo")
             // Another client is served normally meanwhile.
@@ -20,7 +20,7 @@ extension LiveTests {
         }
 
         @Test func slowlorisTricklingBytesIsStillCutOff() async throws {
-            let (server, port) = try TestServer.start()
+            let (server, port) = try TestServer.start(TestServer.shortDeadlines())
             let slow = try RawClient(port: port)
             let clock = ContinuousClock()
             let started = clock.now
@@ -36,7 +36,7 @@ extension LiveTests {
         }
 
         @Test func slowBodyGets408AndClose() async throws {
-            let (server, port) = try TestServer.start()
+            let (server, port) = try TestServer.start(TestServer.shortDeadlines())
             let client = try RawClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
             let reply = try client.read()
@@ -46,12 +46,13 @@ extension LiveTests {
         }
 
         @Test func idleKeepAliveIsClosedSilently() async throws {
-            let (server, port) = try TestServer.start()
+            let (server, port) = try TestServer.start(TestServer.shortDeadlines())
             let client = try RawClient(port: port)
             client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(try client.read().status == 200)
-            #expect(!client.isClosed(within: 0.15))
-            #expect(client.isClosed(within: 1))
+            // "Not before the deadline" is checked exactly with an injected clock (ConnectionDeadlineTests);
+            // here, over a real socket: closed once it passes, with nothing written.
+            #expect(client.isClosed(within: 2))
             #expect(client.leftover.isEmpty)
             await server.shutdown(gracePeriod: .seconds(1))
         }
@@ -59,7 +60,7 @@ extension LiveTests {
         @Test func clientThatDoesNotReadIsCutOffByTheWriteDeadline() async throws {
             var router = Router()
             router.get("/huge") { _, _ in Response(body: .bytes([UInt8](repeating: 65, count: 32 * 1024 * 1024))) }
-            let (server, port) = try TestServer.start(responder: router)
+            let (server, port) = try TestServer.start(TestServer.shortDeadlines(), responder: router)
             let client = try RawClient(port: port)
             client.send("GET /huge HTTP/1.1\r\nHost: a\r\n\r\n")
             let clock = ContinuousClock()

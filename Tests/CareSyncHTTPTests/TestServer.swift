@@ -5,9 +5,11 @@ import Logging
 /// Starts servers on port 0 for live tests, with short deadlines.
 enum TestServer {
     /// A configuration with test-sized deadlines.
+    /// Deadlines long enough that a loaded machine never trips them by accident; the deadline
+    /// suites ask for short ones (`shortDeadlines()`) or drive an injected clock.
     static func configuration(
-        host: String = "127.0.0.1", header: Duration = .milliseconds(300), body: Duration = .milliseconds(300),
-        idle: Duration = .milliseconds(400), write: Duration = .milliseconds(300)
+        host: String = "127.0.0.1", header: Duration = .seconds(10), body: Duration = .seconds(10),
+        idle: Duration = .seconds(10), write: Duration = .seconds(10)
     ) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(host: host, port: 0)
         configuration.headerReadTimeout = header
@@ -16,6 +18,11 @@ enum TestServer {
         configuration.writeTimeout = write
         configuration.eventLoopCount = 2
         return configuration
+    }
+
+    /// Real deadlines short enough for the live deadline tests to wait them out.
+    static func shortDeadlines() -> HTTPServer.Configuration {
+        configuration(header: .milliseconds(300), body: .milliseconds(300), idle: .milliseconds(400), write: .milliseconds(300))
     }
 
     /// A router with the endpoints the live tests use.

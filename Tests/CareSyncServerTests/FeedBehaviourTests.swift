@@ -115,16 +115,15 @@ enum Shell {
 /// A bad token is refused from the request head: no `100 Continue`, and the body is never awaited.
 @Suite(.serialized) struct EarlyRefusalTests {
     @Test func unauthorizedBeforeTheBodyIsSent() async throws {
-        // With a 60 s body deadline, a server that waited for the body would answer after a minute (and not 401).
-        let server = try TestServer { $0.timeouts.bodyRead = .seconds(60) }
+        let server = try TestServer()
         defer { Task { await server.stop() } }
         let head = "POST /v1/patients/alice/samples HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\n"
             + "Content-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n"
-        let started = ContinuousClock.now
+        // A premature `100 Continue` would be the first status read; a server that waited for the
+        // body would answer 408 at its body deadline instead. So 401 first proves both, with no clock.
         let reply = try await SocketHTTPClient(port: server.port).exchange(raw: Array(head.utf8))
         #expect(reply.status == 401)
         #expect(reply.code == "unauthorized")
-        #expect(ContinuousClock.now - started < .seconds(45), "the server must not wait for the 100,000-byte body")
     }
 }
 

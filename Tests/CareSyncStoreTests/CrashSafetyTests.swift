@@ -29,7 +29,23 @@ import Testing
         }
     }
 
-    @Test func sigkillAtRandomPointsLosesNoReportedCommit() throws {
+    @Test func sigkillAtRandomPointsLosesNoReportedCommit() async throws {
+        try await onDedicatedThread { try Self.killRepeatedly() }
+    }
+
+    /// What the child printed up to and including its first `committed` line (or until `deadline`).
+    static func readUntilFirstCommit(_ handle: FileHandle, deadline: Date) -> String {
+        var text = ""
+        while !text.contains("committed "), Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
+    }
+
+    /// The body of the test above: blocking process control, run off the cooperative pool.
+    static func killRepeatedly() throws {
         guard let writer = Self.writerExecutable() else {
             Issue.record("caresync-crash-writer not built next to \(CommandLine.arguments[0]); run `swift build` first")
             return
@@ -51,11 +67,14 @@ import Testing
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(UInt32.random(in: 40_000...220_000, using: &rng))
+            // Kill at a random point once the child is writing (its first commit reported), so a slow
+            // machine's start-up time cannot turn every kill into a kill before any write.
+            var text = Self.readUntilFirstCommit(output.fileHandleForReading, deadline: Date() + 20)
+            usleep(UInt32.random(in: 0...40_000, using: &rng))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "seed \(seed) round \(round): child exited by itself")
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let reported = text.split(separator: "\n").compactMap { line -> Int? in
                 line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
             }

@@ -113,16 +113,16 @@ import Testing
         return results.all
     }
 
-    @Test func everyReaderSeesEveryChangeExactlyOnceInOrder() throws {
+    @Test func everyReaderSeesEveryChangeExactlyOnceInOrder() async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
-        let violations = try Self.run(feed: Self.correctFeed, seed: seed)
+        let violations = try await onDedicatedThread { try Self.run(feed: Self.correctFeed, seed: seed) }
         #expect(violations.count == 3)
         for v in violations { #expect(v.isEmpty, "seed \(seed): \(v)") }
     }
 
-    @Test func negativeControlPageAndAnchorInTwoTransactionsIsCaught() throws {
+    @Test func negativeControlPageAndAnchorInTwoTransactionsIsCaught() async throws {
         let seed = UInt64.random(in: 0...UInt64.max)
-        let violations = try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed)
+        let violations = try await onDedicatedThread { try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed) }
         #expect(violations.count == 3)
         #expect(violations.contains { $0.missing > 0 }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
     }

@@ -27,7 +27,7 @@ extension CareSyncAPI {
             var unit: HealthUnit?
             if let u = request.query("unit") { if let parsed = HealthUnit.named(u) { unit = parsed } else { fail("unit", "unknown unit '\(u)'") } }
             guard problems.isEmpty else { throw APIError.validation(problems) }
-            if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a, storeID: self.store.storeID) }
+            if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a) }
 
             query.types = principal.readable(query.types)
             let page = try await self.readChanges(query, wait: wait)

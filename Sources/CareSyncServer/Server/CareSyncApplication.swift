@@ -87,6 +87,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
+    metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
     return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)
 }
 

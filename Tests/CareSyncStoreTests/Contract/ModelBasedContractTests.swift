@@ -20,7 +20,12 @@ import Testing
     }
 
     @Test(arguments: stores)
-    func randomOperationsMatchTheModel(factory: ContractStore) throws {
+    func randomOperationsMatchTheModel(factory: ContractStore) async throws {
+        try await onDedicatedThread { try Self.runAgainstTheModel(factory) }
+    }
+
+    /// The body of the test above: seconds of blocking store work, run off the cooperative pool.
+    static func runAgainstTheModel(_ factory: ContractStore) throws {
         let seed = Self.seed
         var run = ModelBasedRun(store: try factory.make(), seed: seed)
         let started = Date()
@@ -41,8 +46,13 @@ import Testing
     }
 
     /// The run must be able to fail: stores with a classic feed bug are caught.
-    @Test(arguments: [BrokenStore.Fault.dropsTombstones, .headAnchorWhileMore, .ignoresVersions])
-    func brokenStoresAreCaught(fault: BrokenStore.Fault) {
+    @Test(arguments: BrokenStore.Fault.allCases)
+    func brokenStoresAreCaught(fault: BrokenStore.Fault) async throws {
+        try await onDedicatedThread { Self.expectCaught(fault) }
+    }
+
+    /// The body of the test above, run off the cooperative pool.
+    static func expectCaught(_ fault: BrokenStore.Fault) {
         let seed = Self.seed
         var run = ModelBasedRun(store: BrokenStore(base: InMemorySyncStore(), fault: fault), seed: seed)
         do {

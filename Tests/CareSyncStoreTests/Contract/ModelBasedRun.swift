@@ -47,13 +47,14 @@ struct ModelBasedRun {
             log.append("\(step): \(op)")
             do {
                 try apply(op, now: now)
-                // One patient per step keeps the run fast; both on every tenth step and after purges.
-                if step % 10 == 0 || { if case .purge = op { true } else { false } }() {
-                    for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
+                // The feed the step wrote to, every step; every feed after purges and on every tenth step.
+                if let patient = op.patient, step % 10 != 0 {
+                    try checkFeed(patient: patient)
                 } else {
-                    try checkFeed(patient: generator.pick(OperationGenerator.patients))
+                    for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
                 }
                 try checkReports()
+                if Int.random(in: 0..<10, using: &rng) == 0 { try checkFilteredFeed(patient: op.patient ?? "p1") }
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
             }
@@ -236,6 +237,14 @@ struct ModelBasedRun {
                 let s = try store.report(patient: patient, syncIdentifier: id).map(toModel)
                 let m = try model.report(patient: patient, syncIdentifier: id)
                 guard s == m else { throw Divergence(description: "report \(patient)/\(id): store \(String(describing: s)), model \(String(describing: m))") }
+            }
+            let week = CalendarDay(year: 2020, month: 6, day: 15)
+            let listed = try store.reports(patient: patient, from: week, to: week).map(toModel)
+            guard listed == (try model.reports(patient: patient, from: week, to: week)) else {
+                throw Divergence(description: "report list of \(patient) differs")
+            }
+            guard try store.reports(patient: patient, from: week.adding(days: 1), to: week.adding(days: 30)).isEmpty else {
+                throw Divergence(description: "report list of \(patient) outside its range is not empty")
             }
         }
     }

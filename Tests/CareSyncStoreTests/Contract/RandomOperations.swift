@@ -10,6 +10,14 @@ enum Operation: CustomStringConvertible {
     case deleteReport(patient: String, source: String, syncIdentifier: String)
     case purge(before: Date)
 
+    /// The patient whose feed the operation writes to; nil for a purge, which touches every feed.
+    var patient: String? {
+        switch self {
+        case let .upsert(p, _, _), let .delete(p, _, _, _), let .report(p, _, _), let .deleteReport(p, _, _): p
+        case .purge: nil
+        }
+    }
+
     var description: String {
         switch self {
         case let .upsert(p, s, samples):
