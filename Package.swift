@@ -19,6 +19,8 @@ let package = Package(
         // System libraries: the shims wrap only what Swift cannot import.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // <sys/epoll.h>, which Glibc's module leaves out: the HTTP event loops' epoll sets.
+        .systemLibrary(name: "CEpoll"),
 
         // Domain: samples, types, units, anchors, sync rules, statistics. No SQL, no HTTP.
         .target(name: "CareSyncCore"),
@@ -28,7 +30,7 @@ let package = Package(
         .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
         .target(name: "CareSyncHTTP", dependencies: [
-            "CZlib",
+            "CZlib", "CEpoll",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
@@ -36,10 +38,11 @@ let package = Package(
         .target(name: "CareSyncServer", dependencies: [
             "CareSyncCore", "CareSyncStore", "CareSyncHTTP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], resources: [.embedInCode("OpenAPI/openapi.json")]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
             "CareSyncServer",

@@ -73,7 +73,6 @@ extension Connection {
         if core.pipeline.headFilter != nil {
             phase = .filtering
             deadline = 0
-            suspendReading()
             let core = self.core
             Task {
                 var context = core.pipeline.makeContext(for: head)
@@ -115,7 +114,6 @@ extension Connection {
         guard let current else { return }
         phase = .handling
         deadline = 0
-        suspendReading()
         let core = self.core
         let close = closeAfterResponse || core.draining.load(ordering: .relaxed)
         if core.inFlight.wrappingAdd(1, ordering: .relaxed).newValue > core.configuration.maxConcurrentRequests {
@@ -124,27 +122,38 @@ extension Connection {
                 HTTPError.unavailable("Too many requests in flight.").response(), for: current.head, core: core, close: close))
             return
         }
-        Task {
-            let request = Request(head: current.head, body: current.body)
-            var context = current.context ?? core.pipeline.makeContext(for: current.head)
-            var response: Response
-            if current.context == nil, let refusal = await core.pipeline.filter(current.head, context: &context) {
-                response = refusal
-            } else {
-                response = await core.pipeline.handle(request, context: context, maxBodySize: core.configuration.maxBodySize)
+        guard core.configuration.handlersOnEventLoops else {
+            Task {
+                let prepared = await Self.answer(current, core: core, close: close)
+                self.loop.complete(self, with: prepared)
             }
-            core.inFlight.subtract(1, ordering: .relaxed)
-            // Shutdown may have begun while the handler ran: then this is the connection's last answer.
-            let last = close || core.draining.load(ordering: .relaxed)
-            let prepared = ResponsePreparer.prepare(response, for: current.head, core: core, close: last)
-            self.loop.queue.async { self.send(prepared) }
+            return
         }
+        Task(executorPreference: loop.executor) {
+            let prepared = await Self.answer(current, core: core, close: close)
+            self.send(prepared)  // the task runs on this connection's loop queue
+        }
+    }
+
+    /// Runs the head filter (when it has not run yet) and the responder; prepares the response.
+    private static func answer(_ current: Current, core: ServerCore, close: Bool) async -> PreparedResponse {
+        let request = Request(head: current.head, body: current.body)
+        var context = current.context ?? core.pipeline.makeContext(for: current.head)
+        let response: Response
+        if current.context == nil, let refusal = await core.pipeline.filter(current.head, context: &context) {
+            response = refusal
+        } else {
+            response = await core.pipeline.handle(request, context: context, maxBodySize: core.configuration.maxBodySize)
+        }
+        core.inFlight.subtract(1, ordering: .relaxed)
+        // Shutdown may have begun while the handler ran: then this is the connection's last answer.
+        let last = close || core.draining.load(ordering: .relaxed)
+        return ResponsePreparer.prepare(response, for: current.head, core: core, close: last)
     }
 
     /// Answers a malformed or timed-out request with problem+json and closes after it.
     func fail(with error: HTTPError) {
         closeAfterResponse = true
-        suspendReading()
         let head = current?.head ?? RequestHead(method: .get, target: "/", remoteAddress: peer)
         send(ResponsePreparer.prepare(error.response(), for: head, core: core, close: true))
     }

@@ -85,22 +85,20 @@ extension Connection {
         }
         onDrained.append(completion)
         setDeadline(core.configuration.writeTimeout)
-        let source = makeWriteSource()
-        if writeSuspended {
-            writeSuspended = false
-            source.resume()
-        }
+        waitForWritable(true)
     }
 
     /// The socket is writable again: send what is pending.
     func flush() {
-        guard phase != .closed else { return }
+        guard phase != .closed, pendingIndex < pending.count || !onDrained.isEmpty else { return }
         while pendingIndex < pending.count {
             let n = pending.withUnsafeBytes { raw in
                 Glibc.send(fd, raw.baseAddress! + pendingIndex, raw.count - pendingIndex, Int32(MSG_NOSIGNAL))
             }
             if n > 0 {
                 pendingIndex += n
+                // The write deadline bounds a stall, not a long transfer to a client that keeps reading.
+                setDeadline(core.configuration.writeTimeout)
             } else if n < 0, errno == EINTR {
                 continue
             } else if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
@@ -112,10 +110,7 @@ extension Connection {
         }
         pending = []
         pendingIndex = 0
-        if let writeSource, !writeSuspended {
-            writeSource.suspend()
-            writeSuspended = true
-        }
+        waitForWritable(false)
         deadline = 0
         let waiters = onDrained
         onDrained = []

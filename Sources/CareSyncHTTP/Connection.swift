@@ -1,3 +1,4 @@
+import CEpoll
 import Dispatch
 import HTTPTypes
 #if canImport(Glibc)
@@ -48,14 +49,15 @@ final class Connection: @unchecked Sendable {
     var readIndex = 0
     var current: Current?
     var closeAfterResponse = false
-    var readSource: DispatchSourceRead?
-    var readSuspended = false
-    var writeSource: DispatchSourceWrite?
-    var writeSuspended = true
+    /// Whether the connection wants readable events (off while too much is buffered, and after EOF).
+    var wantRead = true
+    /// Whether the connection wants writable events (on while bytes are pending).
+    var wantWrite = false
+    private var registeredRead = true
+    private var registeredWrite = false
     var pending: [UInt8] = []
     var pendingIndex = 0
     var onDrained: [(Bool) -> Void] = []
-    private var liveSources = 0
 
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
         self.fd = fd
@@ -65,17 +67,36 @@ final class Connection: @unchecked Sendable {
         self.parser = RequestParser(limits: core.configuration.parserLimits)
     }
 
-    /// Registers with the loop and starts reading (on the queue).
+    /// Registers with the loop's epoll set and starts reading (on the queue).
     func start() {
-        loop.register(self)
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
-        source.setEventHandler { [unowned self] in self.readable() }
-        source.setCancelHandler { [self] in self.sourceCancelled() }
-        liveSources += 1
-        readSource = source
+        guard loop.register(self) else {
+            phase = .closed
+            core.connectionCount.subtract(1, ordering: .relaxed)
+            Glibc.close(fd)
+            return
+        }
         setDeadline(core.configuration.idleTimeout)
         if core.draining.load(ordering: .relaxed) { closeAfterResponse = true }
-        source.resume()
+    }
+
+    /// Reacts to what epoll reported for this socket.
+    func handle(events: UInt32) {
+        let failed = events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+        if failed, !wantRead {
+            // Hang-ups are reported even without interest: with reading off, nobody would notice.
+            close()
+            return
+        }
+        if events & EPOLLOUT.rawValue != 0 { flush() }
+        if phase != .closed, wantRead, failed || events & EPOLLIN.rawValue != 0 { readable() }
+    }
+
+    /// Tells epoll what the connection waits for now, if that changed.
+    private func updateInterest() {
+        guard phase != .closed, wantRead != registeredRead || wantWrite != registeredWrite else { return }
+        registeredRead = wantRead
+        registeredWrite = wantWrite
+        loop.setInterest(self, read: wantRead, write: wantWrite)
     }
 
     /// Sets the deadline `duration` from now.
@@ -83,15 +104,26 @@ final class Connection: @unchecked Sendable {
         deadline = DispatchTime.now().uptimeNanoseconds + ServerCore.nanoseconds(duration)
     }
 
-    /// Reads what the socket has and parses it.
-    private func readable() {
-        guard phase != .closed else { return }
-        let count = recv(fd, loop.scratch.baseAddress, loop.scratch.count, 0)
-        if count > 0, phase == .lingering {
+    /// Reads what the socket has and parses it. While a request is being handled, reading goes on
+    /// (pipelined bytes are buffered, an EOF is noticed) until `maxPipelineBuffer` bytes wait;
+    /// keeping the source armed spares two `epoll_ctl` calls per request.
+    func readable() {
+        switch phase {
+        case .closed:
             return
-        } else if count > 0 {
+        case .filtering, .handling, .responding:
+            if buffer.count - readIndex >= core.configuration.maxPipelineBuffer {
+                suspendReading()
+                return
+            }
+        case .idle, .head, .body, .lingering:
+            break
+        }
+        let count = recv(fd, loop.scratch.baseAddress, loop.scratch.count, 0)
+        if count > 0 {
+            if phase == .lingering { return }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
-            process()
+            if phase == .idle || phase == .head || phase == .body { process() }
         } else if count == 0 {
             peerClosed()
         } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
@@ -112,18 +144,22 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Pauses the read source (it stays registered).
+    /// Stops waiting for input (the socket stays in the epoll set).
     func suspendReading() {
-        guard !readSuspended, let readSource else { return }
-        readSource.suspend()
-        readSuspended = true
+        wantRead = false
+        updateInterest()
     }
 
-    /// Resumes the read source.
+    /// Waits for input again.
     func resumeReading() {
-        guard readSuspended, let readSource else { return }
-        readSource.resume()
-        readSuspended = false
+        wantRead = true
+        updateInterest()
+    }
+
+    /// Waits for the socket to take more output, or stops waiting.
+    func waitForWritable(_ wait: Bool) {
+        wantWrite = wait
+        updateInterest()
     }
 
     /// Cuts off a phase whose deadline passed: 408 for a slow head or body, plain close otherwise.
@@ -146,47 +182,18 @@ final class Connection: @unchecked Sendable {
         if phase == .lingering || (phase == .idle && readIndex == buffer.count) { close() }
     }
 
-    /// Closes the socket (once the sources are cancelled) and forgets the connection.
+    /// Takes the socket out of the epoll set, closes it and forgets the connection.
     func close() {
         guard phase != .closed else { return }
         phase = .closed
         deadline = 0
         loop.remove(self)
+        Glibc.close(fd)
         core.connectionCount.subtract(1, ordering: .relaxed)
         let waiters = onDrained
         onDrained = []
         for waiter in waiters { waiter(false) }
-        if let writeSource {
-            if writeSuspended { writeSource.resume() }
-            writeSource.cancel()
-        }
-        if let readSource {
-            if readSuspended { readSource.resume() }
-            readSource.cancel()
-        }
         buffer = []
         pending = []
-    }
-
-    /// Closes the descriptor once the last source is cancelled.
-    private func sourceCancelled() {
-        liveSources -= 1
-        if liveSources == 0 {
-            Glibc.close(fd)
-            readSource = nil
-            writeSource = nil
-        }
-    }
-
-    /// Registers a write source lazily (most responses go out in one `send`).
-    func makeWriteSource() -> DispatchSourceWrite {
-        if let writeSource { return writeSource }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
-        source.setEventHandler { [unowned self] in self.flush() }
-        source.setCancelHandler { [self] in self.sourceCancelled() }
-        liveSources += 1
-        writeSource = source
-        writeSuspended = true
-        return source
     }
 }

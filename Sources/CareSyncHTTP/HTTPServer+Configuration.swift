@@ -35,6 +35,10 @@ extension HTTPServer {
         public var eventLoopCount: Int
         /// Requests handled at once across all connections; more wait (not counted against deadlines).
         public var maxConcurrentRequests: Int
+        /// Runs handlers on the connection's event-loop queue instead of Swift's global pool: no thread
+        /// hop per request (faster for quick handlers), but a handler that blocks its thread stalls the
+        /// other connections of that loop. Off by default.
+        public var handlersOnEventLoops: Bool
         /// Bytes of pipelined requests buffered beyond the one being served before reading pauses.
         public var maxPipelineBuffer: Int
 
@@ -56,7 +60,8 @@ extension HTTPServer {
             gzipLevel: Int32 = 5,
             eventLoopCount: Int = 0,
             maxConcurrentRequests: Int = 10_000,
-            maxPipelineBuffer: Int = 64 * 1024
+            maxPipelineBuffer: Int = 64 * 1024,
+            handlersOnEventLoops: Bool = false
         ) {
             self.host = host
             self.port = port
@@ -75,6 +80,7 @@ extension HTTPServer {
             self.eventLoopCount = eventLoopCount
             self.maxConcurrentRequests = maxConcurrentRequests
             self.maxPipelineBuffer = maxPipelineBuffer
+            self.handlersOnEventLoops = handlersOnEventLoops
         }
 
         /// The parser limits derived from this configuration.

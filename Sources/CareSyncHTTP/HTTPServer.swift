@@ -52,7 +52,12 @@ public final class HTTPServer: Sendable {
             let shortest = [configuration.headerReadTimeout, configuration.bodyReadTimeout,
                             configuration.idleTimeout, configuration.writeTimeout].min() ?? .seconds(1)
             let tick = min(max(shortest / 4, .milliseconds(10)), .seconds(1))
-            state.loops = (0..<count).map { EventLoop(index: $0, tick: tick) }
+            do {
+                state.loops = try (0..<count).map { try EventLoop(index: $0, tick: tick) }
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "caresync.http.accept"))
             source.setEventHandler { [weak self] in self?.acceptPending(fd) }
             source.setCancelHandler { Glibc.close(fd) }
@@ -165,11 +170,15 @@ public final class HTTPServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func runUntilTerminated(gracePeriod: Duration = .seconds(10)) async {
+        await runUntilSignalled([SIGTERM, SIGINT], gracePeriod: gracePeriod, onSignalsInstalled: {})
+    }
+
+    /// Serves until one of `signals` arrives, calling `onSignalsInstalled` once the handlers are in
+    /// place (tests use a signal no other suite listens for).
+    func runUntilSignalled(_ signals: [Int32], gracePeriod: Duration, onSignalsInstalled: @Sendable () -> Void) async {
         let queue = DispatchQueue(label: "caresync.http.signals")
-        let sources = [SIGTERM, SIGINT].map { signalNumber -> any DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        }
+        let previous = signals.map { signal($0, SIG_IGN) }
+        let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         await withCheckedContinuation { (received: CheckedContinuation<Void, Never>) in
             let once = Mutex(false)
             for source in sources {
@@ -182,9 +191,11 @@ public final class HTTPServer: Sendable {
                 }
                 source.resume()
             }
+            onSignalsInstalled()
         }
         for source in sources { source.cancel() }
         await shutdown(gracePeriod: gracePeriod)
+        for (signalNumber, handler) in zip(signals, previous) { signal(signalNumber, handler) }
     }
 }
 

@@ -3,8 +3,8 @@ import Logging
 /// What travels beside a request: a logger carrying `request.id`, path parameters, and typed values
 /// that a head filter or middleware hands to the handler (for example the authenticated caller).
 public struct RequestContext: Sendable {
-    /// A logger with `request.id` metadata set.
-    public var logger: Logger
+    private var baseLogger: Logger
+    private var requestID: String?
     /// The path parameters of the matched route (`{patientId}` …), percent-decoded.
     public var parameters: PathParameters
     /// Typed values keyed by `ContextKey` types.
@@ -12,9 +12,32 @@ public struct RequestContext: Sendable {
 
     /// Creates a context.
     public init(logger: Logger, parameters: PathParameters = PathParameters(), values: ContextValues = ContextValues()) {
-        self.logger = logger
+        self.baseLogger = logger
         self.parameters = parameters
         self.values = values
+    }
+
+    /// Creates a context whose logger carries `request.id` (added when the logger is first read,
+    /// so requests that never log do not pay for the metadata).
+    init(logger: Logger, requestID: String) {
+        self.baseLogger = logger
+        self.requestID = requestID
+        self.parameters = PathParameters()
+        self.values = ContextValues()
+    }
+
+    /// A logger with `request.id` metadata set.
+    public var logger: Logger {
+        get {
+            guard let requestID else { return baseLogger }
+            var tagged = baseLogger
+            tagged[metadataKey: "request.id"] = .string(requestID)
+            return tagged
+        }
+        set {
+            baseLogger = newValue
+            requestID = nil
+        }
     }
 }
 

@@ -76,10 +76,10 @@ extension RequestParser {
         return value
     }
 
-    /// Elements of a comma-separated list, trimmed of OWS and lowercased (empty ones kept as "").
+    /// Elements of a comma-separated list, trimmed of spaces (not tabs) and lowercased (empty ones kept as "").
     static func listElements(_ value: String) -> [String] {
         value.split(separator: ",", omittingEmptySubsequences: false).map { part in
-            lowercased(String(part.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()))
+            lowercased(String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()))
         }
     }
 

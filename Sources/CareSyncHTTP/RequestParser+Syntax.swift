@@ -34,10 +34,14 @@ extension RequestParser {
         else { throw .badRequest("malformed HTTP version") }
         guard maj == 1, min <= 1 else { throw .versionNotSupported }
         method = String(decoding: line[..<sp1], as: UTF8.self)
+        guard Self.knownMethods.contains(method) else { throw .notImplemented("method \(method)") }
         major = maj
         minor = min
         target = try Self.originForm(String(decoding: targetBytes, as: UTF8.self), method: method)
     }
+
+    /// The methods of RFC 9110 and PATCH; any other token is answered 501 (RFC 9110 §9.1).
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
     /// Reduces a request-target to origin-form: "/p?q" stays, "http://h/p?q" becomes "/p?q",
     /// "*" is kept for OPTIONS; anything else is a 400.
@@ -70,7 +74,9 @@ extension RequestParser {
         var start = colon + 1
         var end = line.count
         while start < end, line[start] == 32 || line[start] == 9 { start += 1 }
-        while end > start, line[end - 1] == 32 || line[end - 1] == 9 { end -= 1 }
+        // Trailing spaces are dropped; a trailing HTAB is kept, so "chunked<HTAB>" is no coding we know
+        // (llhttp rejects it; we never accept framing llhttp rejects).
+        while end > start, line[end - 1] == 32 { end -= 1 }
         for byte in line[start..<end] where (byte < 0x20 && byte != 9) || byte == 0x7F {
             throw .badRequest("control character in field value")
         }

@@ -10,9 +10,7 @@ struct RequestPipeline: Sendable {
 
     /// A fresh context for `head`, its logger tagged with the request id.
     func makeContext(for head: RequestHead) -> RequestContext {
-        var log = logger
-        log[metadataKey: "request.id"] = .string(head.id)
-        return RequestContext(logger: log)
+        RequestContext(logger: logger, requestID: head.id)
     }
 
     /// Runs the head filter: nil when accepted, else the refusal to send.

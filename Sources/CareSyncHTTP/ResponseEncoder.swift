@@ -57,25 +57,26 @@ enum ResponseEncoder {
         return out
     }
 
-    /// A reason phrase for statuses made from a bare code.
+    /// A reason phrase for statuses made from a bare code (`HTTPResponse.Status(code: 409)`).
     static func reason(for code: Int) -> String {
-        switch code {
-        case 100: "Continue"
-        case 200: "OK"
-        case 400: "Bad Request"
-        case 404: "Not Found"
-        case 408: "Request Timeout"
-        case 413: "Content Too Large"
-        case 414: "URI Too Long"
-        case 417: "Expectation Failed"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 501: "Not Implemented"
-        case 503: "Service Unavailable"
-        case 505: "HTTP Version Not Supported"
-        default: "Status \(code)"
-        }
+        standardReasons[code] ?? "Status \(code)"
     }
+
+    /// The reason phrases of every status swift-http-types names.
+    private static let standardReasons: [Int: String] = {
+        let all: [HTTPResponse.Status] = [
+            .continue, .switchingProtocols, .earlyHints, .ok, .created, .accepted, .nonAuthoritativeInformation,
+            .noContent, .resetContent, .partialContent, .multipleChoices, .movedPermanently, .found, .seeOther,
+            .notModified, .temporaryRedirect, .permanentRedirect, .badRequest, .unauthorized, .forbidden, .notFound,
+            .methodNotAllowed, .notAcceptable, .proxyAuthenticationRequired, .requestTimeout, .conflict, .gone,
+            .lengthRequired, .preconditionFailed, .contentTooLarge, .uriTooLong, .unsupportedMediaType,
+            .rangeNotSatisfiable, .expectationFailed, .misdirectedRequest, .unprocessableContent, .tooEarly,
+            .upgradeRequired, .preconditionRequired, .tooManyRequests, .requestHeaderFieldsTooLarge,
+            .unavailableForLegalReasons, .internalServerError, .notImplemented, .badGateway, .serviceUnavailable,
+            .gatewayTimeout, .httpVersionNotSupported, .networkAuthenticationRequired,
+        ]
+        return Dictionary(all.map { ($0.code, $0.reasonPhrase) }, uniquingKeysWith: { first, _ in first })
+    }()
 
     /// Whether a status forbids a body (1xx, 204, 304).
     static func forbidsBody(_ code: Int) -> Bool {

@@ -25,7 +25,7 @@ public struct Router: HTTPResponder {
 
     /// Adds a route; `pattern` is a path whose `{name}` segments become path parameters.
     public mutating func on(_ method: HTTPRequest.Method, _ pattern: String, use handler: @escaping Handler) {
-        let segments = Self.split(pattern).map { part -> Segment in
+        let segments = Self.split(pattern).map(String.init).map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2 {
                 return .parameter(String(part.dropFirst().dropLast()))
             }
@@ -73,7 +73,7 @@ public struct Router: HTTPResponder {
         var pairs: [(String, String)] = []
         for (segment, part) in zip(chosen.segments, parts) {
             if case .parameter(let name) = segment {
-                pairs.append((name, QueryItem.percentDecoded(Substring(part))))
+                pairs.append((name, QueryItem.percentDecoded(part)))
             }
         }
         var routed = context
@@ -82,7 +82,7 @@ public struct Router: HTTPResponder {
     }
 
     /// Literal-segment flags when `segments` matches `parts`, nil otherwise.
-    private static func match(_ segments: [Segment], _ parts: [String]) -> [Bool]? {
+    private static func match(_ segments: [Segment], _ parts: [Substring]) -> [Bool]? {
         guard segments.count == parts.count else { return nil }
         var score: [Bool] = []
         score.reserveCapacity(parts.count)
@@ -106,9 +106,9 @@ public struct Router: HTTPResponder {
     }
 
     /// "/a/b/" → ["a", "b", ""]; "/" → [""].
-    private static func split(_ path: String) -> [String] {
+    private static func split(_ path: String) -> [Substring] {
         var body = Substring(path)
         if body.hasPrefix("/") { body = body.dropFirst() }
-        return body.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return body.split(separator: "/", omittingEmptySubsequences: false)
     }
 }

@@ -17,6 +17,9 @@ extension InMemorySyncStore {
         }
     }
 
+    /// How many live samples the store holds (all patients).
+    public var liveCount: Int { read { $0.live.count } }
+
     /// The sequence below which anchors are expired.
     public var purgeHorizon: Int64 { read { $0.purgeHorizon } }
 }

@@ -55,3 +55,24 @@ import Testing
         #expect(brotli.status == .unsupportedMediaType)
     }
 }
+
+@Suite struct ResponseEncoderTests {
+    @Test func bareCodesGetTheirStandardReasonPhrase() {
+        let head = ResponseEncoder.head(
+            status: HTTPResponse.Status(code: 409), headers: [:], framing: .length(0), close: false, http10KeepAlive: false)
+        #expect(String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 409 Conflict\r\n"))
+        #expect(ResponseEncoder.reason(for: 422) == "Unprocessable Content")
+        #expect(ResponseEncoder.reason(for: 299) == "Status 299")
+    }
+
+    @Test func serverOwnedFieldsAreNotTakenFromTheApplication() {
+        let head = String(decoding: ResponseEncoder.head(
+            status: .ok, headers: [.contentLength: "999", .connection: "keep-alive", .contentType: "text/plain"],
+            framing: .length(5), close: true, http10KeepAlive: false), as: UTF8.self)
+        #expect(head.contains("Content-Type: text/plain\r\n"))
+        #expect(head.contains("Content-Length: 5\r\n"))
+        #expect(!head.contains("999"))
+        #expect(head.contains("Connection: close\r\n"))
+        #expect(!head.contains("keep-alive"))
+    }
+}

@@ -141,3 +141,84 @@ extension LiveTests {
         }
     }
 }
+
+extension LiveTests {
+    @Suite struct HandlersOnEventLoops {
+        @Test func keepAlivePipeliningAndParkingWorkOnLoopExecutors() async throws {
+            var configuration = TestServer.configuration()
+            configuration.handlersOnEventLoops = true
+            configuration.eventLoopCount = 1
+            let released = AsyncStream<Void>.makeStream()
+            var router = TestServer.router()
+            router.get("/park") { _, _ in
+                for await _ in released.stream { break }
+                return .text("unparked")
+            }
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let parked = try RawClient(port: port)
+            parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
+            // The one loop is not held by the parked handler: another connection is served.
+            let client = try RawClient(port: port)
+            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi")
+            #expect(try client.read().text == "slow")
+            #expect(try client.read().text == "hi")
+            released.continuation.yield()
+            #expect(try parked.read().text == "unparked")
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}
+
+extension LiveTests {
+    @Suite struct Signals {
+        // SIGUSR2 stands in for SIGTERM (same code path): a real SIGTERM would also reach any other
+        // suite of this test process that serves until terminated.
+        @Test func aSignalFinishesTheRequestInFlightThenStops() async throws {
+            let (server, port) = try TestServer.start()
+            let installed = AsyncStream<Void>.makeStream()
+            let running = Task {
+                await server.runUntilSignalled([SIGUSR2], gracePeriod: .seconds(3)) { installed.continuation.yield() }
+            }
+            for await _ in installed.stream { break }
+            let client = try RawClient(port: port)
+            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))
+            kill(getpid(), SIGUSR2)
+            let reply = try client.read()
+            #expect(reply.status == 200)
+            #expect(reply.header("Connection") == "close")
+            await running.value
+            #expect(server.connectionCount == 0)
+            #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+        }
+    }
+}
+
+extension LiveTests {
+    @Suite struct Concurrency {
+        @Test func requestsBeyondTheHandlerLimitGet503() async throws {
+            var configuration = TestServer.configuration()
+            configuration.maxConcurrentRequests = 1
+            let gate = AsyncStream<Void>.makeStream()
+            var router = TestServer.router()
+            router.get("/park") { _, _ in
+                for await _ in gate.stream { break }
+                return .text("done")
+            }
+            let (server, port) = try TestServer.start(configuration, responder: router)
+            let parked = try RawClient(port: port)
+            parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(100))
+            let other = try RawClient(port: port)
+            other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            let refused = try other.read()
+            #expect(refused.status == 503)
+            #expect(refused.text.contains("\"code\":\"unavailable\""))
+            gate.continuation.yield()
+            #expect(try parked.read().text == "done")
+            other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(try other.read().status == 200)
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+    }
+}

@@ -63,9 +63,12 @@ extension LiveTests {
             let client = try RawClient(port: port)
             client.send("GET /huge HTTP/1.1\r\nHost: a\r\n\r\n")
             let clock = ContinuousClock()
-            let limit = clock.now + .seconds(3)
-            try await Task.sleep(for: .milliseconds(100))
+            let accepted = clock.now + .seconds(2)
+            while server.connectionCount == 0, clock.now < accepted {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             #expect(server.connectionCount == 1)
+            let limit = clock.now + .seconds(3)
             while server.connectionCount > 0, clock.now < limit {
                 try await Task.sleep(for: .milliseconds(20))
             }

@@ -48,6 +48,8 @@ struct SmugglingCase: Sendable, CustomTestStringConvertible {
         .init(name: "double space", raw: "GET  /hello HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         .init(name: "Expect other", raw: post + "Expect: 200-ok\r\nContent-Length: 1\r\n\r\nx", status: 417),
         .init(name: "control in target", raw: "GET /he\u{1}llo HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        .init(name: "TE chunked then HTAB", raw: post + "Transfer-Encoding: chunked\t\r\n\r\n0\r\n\r\n", status: 501),
+        .init(name: "unknown method", raw: "FOO /hello HTTP/1.1\r\nHost: a\r\n\r\n", status: 501),
         .init(name: "empty TE element", raw: post + "Transfer-Encoding: ,chunked\r\n\r\n0\r\n\r\n", status: 400),
     ]
 }

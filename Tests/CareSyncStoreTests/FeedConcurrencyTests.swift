@@ -153,4 +153,3 @@ final class ViolationsLog: @unchecked Sendable {
     func append(_ v: FeedConcurrencyTests.Violations) { lock.withLock { items.append(v) } }
     var all: [FeedConcurrencyTests.Violations] { lock.withLock { items } }
 }
-

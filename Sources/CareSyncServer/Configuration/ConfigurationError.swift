@@ -1,3 +1,5 @@
+import Foundation
+
 /// A configuration that cannot be used; its description is one line naming the key and the source.
 public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A key that is not a CareSync setting.
@@ -39,5 +41,3 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
         return "\"\(shown)\""
     }
 }
-
-import Foundation

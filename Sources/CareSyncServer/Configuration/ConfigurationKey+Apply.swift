@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 extension ConfigurationKey {
@@ -134,5 +135,3 @@ extension ConfigurationValue {
         }
     }
 }
-
-import Foundation

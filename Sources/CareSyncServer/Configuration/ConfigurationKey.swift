@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every configuration key. The raw value is the dotted path in the JSON file
 /// (`limits.bodyBytes` is `{"limits": {"bodyBytes": …}}`); ``environmentVariable`` derives from it.
 public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
@@ -93,5 +95,3 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         }
     }
 }
-
-import Foundation

@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// A non-blocking client TCP socket whose every step waits in `poll` until a deadline.
-/// Used only by ``HealthProbe``; not `Sendable` in spirit: one owner closes it.
-struct HealthSocket: Sendable {
+/// Used only by ``HealthProbe``, which owns it for one request and closes it (Linux only).
+struct HealthSocket {
     /// The file descriptor.
     let descriptor: Int32
 

@@ -25,8 +25,9 @@ public enum LogPrivacy {
     ]
 
     /// Last key parts withheld in the `http` and `request` namespaces: a concrete request path
-    /// names a patient (`/v1/patients/P1/…`); log the route template (`route`) instead.
-    public static let deniedRequestLeaves: Set<String> = ["path", "query", "target", "uri", "url"]
+    /// names a patient (`/v1/patients/P1/…`), so log the route template (`route`) instead; a peer
+    /// address is one of HIPAA's identifiers.
+    public static let deniedRequestLeaves: Set<String> = ["path", "peer", "query", "target", "uri", "url"]
 
     /// Whether a metadata key's value may be written.
     public static func allows(_ key: String) -> Bool {

@@ -23,6 +23,8 @@ public final class ServerMetrics: Sendable {
         .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
     ]
 
+    /// Run before each exposition, to sample gauges owned elsewhere (such as the connection count).
+    private let collectors = Locked<[@Sendable (ServerMetrics) -> Void]>([])
     private let openConnections: Gauge
     private let parkedLongPolls: Gauge
     private let feedPages: Counter
@@ -84,9 +86,18 @@ public final class ServerMetrics: Sendable {
         ).increment(by: Int64(count))
     }
 
+    /// Sets the open-connection gauge to a count sampled from the listener.
+    public func setOpenConnections(_ count: Int) { openConnections.set(Double(count)) }
+
+    /// Registers `collect` to run before every exposition (to sample a gauge from its owner).
+    public func onCollect(_ collect: @escaping @Sendable (ServerMetrics) -> Void) {
+        collectors.withLock { $0.append(collect) }
+    }
+
     /// The Prometheus text exposition (format 0.0.4) of every metric, for `GET /metrics`.
     public func exposition() -> [UInt8] {
-        registry.emitToBuffer()
+        for collect in collectors.withLock({ $0 }) { collect(self) }
+        return registry.emitToBuffer()
     }
 
     /// A descriptor for a full metric name with its help text.

@@ -75,7 +75,7 @@ import Testing
     @Test(arguments: [
         ("request.id", true), ("token.id", true), ("sync.anchor", true), ("sample.value", false),
         ("value", false), ("patient.id", false), ("http.path", false), ("http.target", false),
-        ("token.secret", false), ("store.metadata", false), ("db.path", true), ("request.url", false), ("Request.ID", true), ("", false),
+        ("token.secret", false), ("store.metadata", false), ("db.path", true), ("request.url", false), ("http.peer", false), ("Request.ID", true), ("", false),
     ])
     func privacyPolicy(key: String, allowed: Bool) {
         #expect(LogPrivacy.allows(key) == allowed)

@@ -9,6 +9,8 @@ final class StubHTTPServer: @unchecked Sendable {
     let port: Int
     /// The request bytes it received, guarded by `lock` (hence `@unchecked Sendable`).
     private var received: [UInt8] = []
+    /// Whether the serving thread closed the listener (guarded by `lock`).
+    private var listenerClosed = false
     private let lock = NSLock()
     private let listener: Int32
 
@@ -48,7 +50,10 @@ final class StubHTTPServer: @unchecked Sendable {
     /// so the descriptor number cannot be reused under a pending `accept`.
     private func serve(_ response: String?) {
         let client = accept(listener, nil, nil)
+        lock.lock()
         close(listener)
+        listenerClosed = true
+        lock.unlock()
         guard client >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total: [UInt8] = []
@@ -68,8 +73,10 @@ final class StubHTTPServer: @unchecked Sendable {
     }
 
     /// Stops listening (wakes a pending `accept`; the serving thread closes the descriptor).
+    /// Only while the serving thread has not closed it: the number may since belong to another socket.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
+        lock.lock(); defer { lock.unlock() }
+        if !listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     /// A loopback port nothing listens on: bound, never listened, then closed.

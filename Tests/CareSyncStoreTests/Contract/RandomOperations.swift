@@ -10,6 +10,14 @@ enum Operation: CustomStringConvertible {
     case deleteReport(patient: String, source: String, syncIdentifier: String)
     case purge(before: Date)
 
+    /// The patient whose feed the operation writes to; nil for a purge, which touches every feed.
+    var patient: String? {
+        switch self {
+        case let .upsert(p, _, _), let .delete(p, _, _, _), let .report(p, _, _), let .deleteReport(p, _, _): p
+        case .purge: nil
+        }
+    }
+
     var description: String {
         switch self {
         case let .upsert(p, s, samples):
@@ -42,7 +50,10 @@ struct OperationGenerator {
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
 
     /// The next operation at `now`; `knownUUIDs` are recent model uuids (live or not), `live` gives the live ones.
-    mutating func next(now: Date, knownUUIDs: [UUID], live: () -> [(patient: String, sample: Sample)]) -> Operation {
+    mutating func next(now: Date, knownUUIDs: [UUID], liveCount: Int,
+                       live: () -> [(patient: String, sample: Sample)]) -> Operation {
+        // Keep the state small so long runs stay linear: delete more once many samples are live.
+        if liveCount > 120 && chance(Double(liveCount - 120) / 100) { return delete(knownUUIDs: knownUUIDs, live: live()) }
         let roll = Double.random(in: 0..<1, using: &rng)
         switch roll {
         case ..<0.55: return upsert()

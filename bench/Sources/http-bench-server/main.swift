@@ -3,19 +3,23 @@ import Foundation
 import Logging
 
 // A trivial server for wrk, the differential check and manual tries:
-//   http-bench-server [--host H] [--port P] [--log]
+//   http-bench-server [--host H] [--port P] [--log] [--on-loops] [--loops N]
 // GET /hello answers a 13-byte text; POST /echo answers the (de-chunked, inflated) body;
 // prints "listening on http://H:P" once ready; SIGTERM/SIGINT stop it gracefully.
 
 var host = "127.0.0.1"
 var port = 8080
 var logRequests = false
+var onLoops = false
+var loops = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--host": host = arguments.next() ?? host
     case "--port": port = Int(arguments.next() ?? "") ?? port
     case "--log": logRequests = true
+    case "--on-loops": onLoops = true
+    case "--loops": loops = Int(arguments.next() ?? "") ?? 0
     default:
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
         exit(2)
@@ -38,6 +42,8 @@ router.get("/items/{id}") { _, context in
 let responder = logRequests ? router.wrapped(by: RequestIDMiddleware(), AccessLogMiddleware()) : router
 var configuration = HTTPServer.Configuration(host: host, port: port)
 configuration.maxConnections = 20_000
+configuration.handlersOnEventLoops = onLoops
+configuration.eventLoopCount = loops
 let server = HTTPServer(configuration: configuration, responder: responder, logger: logger)
 do {
     let bound = try server.start()

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Request limits and long-poll bounds the API enforces (the HTTP layer enforces byte limits).
+public struct APILimits: Sendable, Hashable {
+    /// Most samples or deletions in one request; more is 413.
+    public var maxItemsPerRequest = 5000
+    /// The feed page size when `limit` is absent.
+    public var defaultPageLimit = 500
+    /// The largest `limit`.
+    public var maxPageLimit = 5000
+    /// The longest `wait`, seconds.
+    public var maxWaitSeconds = 60
+    /// How long an idempotent reply is kept.
+    public var idempotencyRetention: TimeInterval = 24 * 3600
+    /// Most long polls parked at once; more is 503.
+    public var maxParkedPolls = 10_000
+    public init() {}
+}

@@ -1,0 +1,61 @@
+/// The parts of an HTTP request the API reads, independent of the socket layer.
+public struct APIRequest: Sendable {
+    /// The method, upper case.
+    public var method: String
+    /// The path, percent-encoded, without the query.
+    public var path: String
+    /// Query items in order, percent-decoded.
+    public var query: [(name: String, value: String)]
+    /// Header fields in order; names compare case-insensitively.
+    public var headers: [(name: String, value: String)]
+    /// The body, already inflated if it was gzip.
+    public var body: [UInt8]
+    /// Decoded path parameters of the matched route.
+    public var parameters: [String: String]
+    /// The request id, for logs.
+    public var id: String
+    /// The caller, when the head filter already authenticated it.
+    public var principal: Principal?
+
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
+                body: [UInt8] = [], parameters: [String: String] = [:], id: String = "", principal: Principal? = nil) {
+        self.method = method; self.path = path; self.query = query; self.headers = headers
+        self.body = body; self.parameters = parameters; self.id = id; self.principal = principal
+    }
+
+    /// The first value of a header, or nil.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+    /// The first value of a query item, or nil.
+    public func query(_ name: String) -> String? { query.first { $0.name == name }?.value }
+    /// A path parameter; a missing one is a 404.
+    public func parameter(_ name: String) throws(APIError) -> String {
+        guard let v = parameters[name] else { throw APIError.notFound() }
+        return v
+    }
+}
+
+/// What the API answers, independent of the socket layer.
+public struct APIReply: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status; self.headers = headers; self.body = body
+    }
+
+    /// A JSON answer.
+    public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = []) -> APIReply {
+        APIReply(status: status, headers: [("Content-Type", "application/json")] + headers, body: value.serialized())
+    }
+
+    /// The problem+json answer for an error.
+    public static func problem(_ error: APIError) -> APIReply {
+        APIReply(status: error.status, headers: [("Content-Type", "application/problem+json")] + error.headers.map { (name: $0.0, value: $0.1) },
+                 body: error.body.serialized())
+    }
+}
+
+import Foundation

@@ -1,0 +1,166 @@
+import Crypto
+import Foundation
+import Logging
+import CareSyncCore
+
+/// The API of api.md as request → reply functions over a sync store and an access store.
+/// The socket layer routes to the handlers listed in `routes`; tests can call them directly.
+public final class CareSyncAPI: Sendable {
+    let store: any SyncStore
+    let access: any AccessStore
+    let authenticator: Authenticator
+    let admin: AccessAdmin
+    let notifier: ChangeNotifier
+    let idempotency: any IdempotencyStore
+    let audit: AuditLog
+    let executor: BlockingExecutor
+    let limits: APILimits
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    let readiness: @Sendable () -> Bool
+    /// Prometheus metrics of this server.
+    public let metrics: ServerMetrics
+    /// Feed reads shared by long polls woken by the same commit.
+    let sharedReads = SharedReads()
+    /// Idempotency keys whose first request is still running.
+    let keysInFlight = Locked(Set<String>())
+
+    /// Wires the API over its stores.
+    public init(store: any SyncStore, access: any AccessStore, idempotency: any IdempotencyStore = InMemoryIdempotencyStore(),
+                limits: APILimits = APILimits(),
+                notifier: ChangeNotifier = ChangeNotifier(), executor: BlockingExecutor = BlockingExecutor(),
+                logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
+                readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics()) {
+        self.store = store; self.access = access; self.idempotency = idempotency
+        self.limits = limits; self.notifier = notifier; self.executor = executor; self.logger = logger; self.clock = clock
+        self.readiness = readiness
+        self.metrics = metrics
+        authenticator = Authenticator(store: access)
+        admin = AccessAdmin(store: access)
+        audit = AuditLog(store: access, logger: logger)
+    }
+
+    /// Writes pending audit records and wakes parked long polls (shutdown).
+    public func shutdown() {
+        notifier.wakeAll()
+        audit.flush()
+    }
+
+    /// Runs a store write off the cooperative pool and records its duration.
+    func timedWrite<T: Sendable>(_ operation: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { metrics.recordDatabaseWrite(operation: operation, duration: ContinuousClock.now - started) }
+        return try await blocking(body)
+    }
+
+    /// Runs blocking store work off the cooperative pool; store errors become API errors.
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await executor.run(body)
+        } catch let e as SyncError {
+            throw APIError.from(e)
+        }
+    }
+
+    /// The caller of a request's `Authorization` header, or 401.
+    public func authenticate(authorization: String?) async throws -> Principal {
+        let now = clock()
+        let authenticator = self.authenticator
+        return try await blocking { try authenticator.authenticate(authorization: authorization, now: now) }
+    }
+
+    /// The caller of a request, or 401.
+    func authenticate(_ request: APIRequest) async throws -> Principal {
+        if let known = request.principal { return known }
+        let header = request.header("Authorization")
+        let now = clock()
+        let authenticator = self.authenticator
+        return try await blocking { try authenticator.authenticate(authorization: header, now: now) }
+    }
+
+    /// Authenticates, checks reach to `{patientId}`, runs `body`, and leaves an audit record with the
+    /// status answered and the item count `body` reports (0 on failure).
+    func patientScoped(_ request: APIRequest, action: String,
+                       _ body: @escaping @Sendable (Principal, String) async throws -> (APIReply, Int)) async throws -> APIReply {
+        let principal = try await authenticate(request)
+        let patient = try request.parameter("patientId")
+        do {
+            let authenticator = self.authenticator
+            try await blocking { try authenticator.requireReach(principal, patient: patient) }
+            let (reply, count) = try await body(principal, patient)
+            recordAudit(principal, patient: patient, action: action, count: count, status: reply.status)
+            return reply
+        } catch let error as APIError {
+            recordAudit(principal, patient: patient, action: action, count: 0, status: error.status)
+            throw error
+        } catch {
+            recordAudit(principal, patient: patient, action: action, count: 0, status: 500)
+            throw error
+        }
+    }
+
+    func recordAudit(_ principal: Principal, patient: String?, action: String, count: Int, status: Int) {
+        audit.record(AuditRecord(time: clock(), tokenID: principal.tokenID, role: principal.role, patient: patient,
+                                 action: action, count: count, status: status))
+    }
+
+    /// Parses a JSON request body: 415 for another content type, 400 for bad JSON.
+    func jsonBody(_ request: APIRequest) throws -> JSONValue {
+        if let type = request.header("Content-Type") {
+            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {
+                throw APIError.unsupportedMediaType("Send JSON with Content-Type: application/json.")
+            }
+        }
+        guard !request.body.isEmpty else { throw APIError.invalidJSON("The request has no body; a JSON object is required.") }
+        return try JSONValue.parse(request.body)
+    }
+
+    /// Answers a POST through its `Idempotency-Key`: a retry with the same body gets the first answer,
+    /// the same key with another body is 422. Only successful answers are kept.
+    func idempotent(_ request: APIRequest, principal: Principal,
+                    _ body: () async throws -> APIReply) async throws -> APIReply {
+        guard let key = request.header("Idempotency-Key") else { return try await body() }
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            throw APIError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
+        }
+        var hasher = SHA256()
+        hasher.update(data: Array("\(request.method) \(request.path)\n".utf8))
+        hasher.update(data: request.body)
+        let hash = Array(hasher.finalize())
+        let now = clock()
+        let idempotency = self.idempotency
+        let tokenID = principal.tokenID
+        if let stored = try await blocking({ try idempotency.reply(tokenID: tokenID, key: key, now: now) }) {
+            return try Self.replay(stored, requestHash: hash)
+        }
+        // A concurrent retry with the same key waits for nothing: it is told to retry once the first one answered.
+        let slot = "\(tokenID)\u{0}\(key)"
+        guard keysInFlight.withLock({ $0.insert(slot).inserted }) else {
+            throw APIError.conflict("A request with this Idempotency-Key is still in progress; retry after it answered.")
+        }
+        defer { keysInFlight.withLock { _ = $0.remove(slot) } }
+        // It may have finished between the lookup and the claim.
+        if let stored = try await blocking({ try idempotency.reply(tokenID: tokenID, key: key, now: now) }) {
+            return try Self.replay(stored, requestHash: hash)
+        }
+        let reply = try await body()
+        if (200..<300).contains(reply.status) {
+            let saved = IdempotentReply(requestHash: hash, status: reply.status, body: reply.body,
+                                        expiresAt: now.addingTimeInterval(limits.idempotencyRetention))
+            try await blocking { try idempotency.save(tokenID: tokenID, key: key, reply: saved) }
+        }
+        return reply
+    }
+
+    /// The stored answer for a retry with the same body; 422 when the key came with another body.
+    static func replay(_ stored: IdempotentReply, requestHash: [UInt8]) throws -> APIReply {
+        guard TokenSecret.constantTimeEquals(stored.requestHash, requestHash) else {
+            throw APIError.validation([ValidationProblem(index: nil, field: "Idempotency-Key",
+                message: "this key was used with a different request body")],
+                detail: "The Idempotency-Key was already used for a different request.")
+        }
+        return APIReply(status: stored.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
+                        body: stored.body)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import CareSyncCore
+
+/// What an operator asks for when creating a token (command line or admin API).
+public struct TokenSpec: Sendable, Hashable {
+    public var role: Role
+    public var patient: String?
+    public var careTeams: [String]
+    public var source: String?
+    public var readTypes: [String]?
+    public var writeTypes: [String]?
+    public var expiresInDays: Double?
+    public init(role: Role, patient: String? = nil, careTeams: [String] = [], source: String? = nil,
+                readTypes: [String]? = nil, writeTypes: [String]? = nil, expiresInDays: Double? = nil) {
+        self.role = role; self.patient = patient; self.careTeams = careTeams; self.source = source
+        self.readTypes = readTypes; self.writeTypes = writeTypes; self.expiresInDays = expiresInDays
+    }
+}
+
+/// Operator actions on patients, care teams and tokens, shared by the command line and the admin API.
+/// Every refusal is an `APIError` whose `detail` is fit to print.
+public struct AccessAdmin: Sendable {
+    let store: any AccessStore
+
+    public init(store: any AccessStore) { self.store = store }
+
+    /// Creates a patient with an IANA time zone (default UTC).
+    @discardableResult
+    public func createPatient(id: String, timeZone: String?, now: Date) throws -> PatientRecord {
+        guard Self.isValidName(id, max: 64) else {
+            throw APIError.invalidParameter("id", "a patient id is 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+        }
+        let zone = timeZone ?? "UTC"
+        guard TimeZone(identifier: zone) != nil else { throw APIError.invalidParameter("timeZone", "unknown time zone '\(zone)'") }
+        let record = PatientRecord(id: id, timeZone: zone, createdAt: now)
+        do { try store.createPatient(record) } catch AccessStoreError.alreadyExists { throw APIError.conflict("Patient \(id) exists already.") }
+        return record
+    }
+
+    /// Creates a care team.
+    public func createCareTeam(name: String, now: Date) throws {
+        guard Self.isValidName(name, max: 100) else {
+            throw APIError.invalidParameter("name", "a care team name is 1–100 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+        }
+        do { try store.createCareTeam(name: name, now: now) } catch AccessStoreError.alreadyExists { throw APIError.conflict("Care team \(name) exists already.") }
+    }
+
+    /// Adds a patient to a care team.
+    public func addPatient(_ patient: String, toCareTeam name: String) throws {
+        do { try store.addPatient(patient, toCareTeam: name) } catch AccessStoreError.missing(let what) { throw APIError.notFound("No such \(what).") }
+    }
+
+    /// Creates a token; returns its record and the secret string, which is never stored or shown again.
+    public func createToken(_ spec: TokenSpec, now: Date) throws -> (record: TokenRecord, secret: String) {
+        var problems: [ValidationProblem] = []
+        func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
+        switch spec.role {
+        case .device:
+            if spec.patient == nil { fail("patient", "a device token needs a patient") }
+            if !spec.careTeams.isEmpty { fail("careTeams", "a device token has no care team") }
+        case .therapist:
+            if spec.careTeams.isEmpty { fail("careTeams", "a therapist token needs at least one care team") }
+            if spec.patient != nil { fail("patient", "a therapist token reaches patients through care teams") }
+        case .admin:
+            if spec.patient != nil || !spec.careTeams.isEmpty { fail("role", "an admin token has no patient or care team") }
+        }
+        if let p = spec.patient, try store.patient(id: p) == nil { fail("patient", "no patient \(p)") }
+        if !spec.careTeams.isEmpty {
+            let known = Set(try store.careTeams().map(\.name))
+            for t in spec.careTeams where !known.contains(t) { fail("careTeams", "no care team \(t)") }
+        }
+        if let s = spec.source, s.isEmpty || s.utf8.count > 200 || s.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            fail("source", "a source is 1–200 characters without spaces")
+        }
+        let readTypes = parseTypes(spec.readTypes, field: "readTypes", fail: fail)
+        let writeTypes = parseTypes(spec.writeTypes, field: "writeTypes", fail: fail)
+        if let days = spec.expiresInDays, !(days > 0 && days <= 3650) { fail("expiresInDays", "must be between 0 and 3650 days") }
+        guard problems.isEmpty else { throw APIError.validation(problems) }
+
+        let (id, secret) = TokenSecret.generate()
+        let record = TokenRecord(id: id, secretHash: TokenSecret.hash(secret), role: spec.role, patient: spec.patient,
+                                 careTeams: spec.careTeams, source: spec.source ?? "caresync.\(spec.role.rawValue).\(id)",
+                                 readTypes: readTypes, writeTypes: writeTypes, createdAt: now,
+                                 expiresAt: spec.expiresInDays.map { now.addingTimeInterval($0 * 86_400) })
+        try store.insertToken(record)
+        return (record, secret)
+    }
+
+    /// Revokes a token; 404 when there is no such token.
+    public func revokeToken(id: String, now: Date) throws {
+        guard try store.revokeToken(id: id, at: now) else { throw APIError.notFound("No token \(id).") }
+    }
+
+    private func parseTypes(_ names: [String]?, field: String, fail: (String, String) -> Void) -> Set<SampleType>? {
+        guard let names else { return nil }
+        var set = Set<SampleType>()
+        for n in names {
+            if let t = SampleType(rawValue: n) { set.insert(t) } else { fail(field, "unknown sample type '\(n)'") }
+        }
+        return set
+    }
+
+    static func isValidName(_ s: String, max: Int) -> Bool {
+        !s.isEmpty && s.utf8.count <= max && s.utf8.allSatisfy { c in
+            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 46 || c == 95
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Why an access-store write was refused.
+public enum AccessStoreError: Error, Hashable, Sendable {
+    /// A record with that id or name exists already.
+    case alreadyExists(String)
+    /// A referenced patient, care team or token does not exist.
+    case missing(String)
+}
+
+/// Patients, care teams, tokens and audit records. Methods are blocking and thread-safe.
+public protocol AccessStore: Sendable {
+    /// Creates a patient; `alreadyExists` when the id is taken.
+    func createPatient(_ patient: PatientRecord) throws
+    /// The patient, or nil.
+    func patient(id: String) throws -> PatientRecord?
+    /// Every patient, by id.
+    func patients() throws -> [PatientRecord]
+    /// Creates a care team; `alreadyExists` when the name is taken.
+    func createCareTeam(name: String, now: Date) throws
+    /// Adds a patient to a team (idempotent); `missing` when either does not exist.
+    func addPatient(_ patient: String, toCareTeam name: String) throws
+    /// Every care team with its patients, by name.
+    func careTeams() throws -> [CareTeamRecord]
+    /// Whether the patient belongs to any of the named teams.
+    func isPatient(_ patient: String, inAnyOf teams: [String]) throws -> Bool
+    /// Stores a new token.
+    func insertToken(_ token: TokenRecord) throws
+    /// The token with this id, or nil.
+    func token(id: String) throws -> TokenRecord?
+    /// Every token, by creation time.
+    func tokens() throws -> [TokenRecord]
+    /// Marks a token revoked; false when there is no such token.
+    func revokeToken(id: String, at: Date) throws -> Bool
+    /// Appends audit records in one transaction.
+    func appendAudit(_ records: [AuditRecord]) throws
+    /// Audit records, newest first.
+    func audit(_ query: AuditQuery) throws -> [AuditRecord]
+}

@@ -1,0 +1,50 @@
+import Foundation
+import CareSyncCore
+
+/// Turns an `Authorization` header into a `Principal`, and decides whether it reaches a patient.
+public struct Authenticator: Sendable {
+    let store: any AccessStore
+
+    public init(store: any AccessStore) { self.store = store }
+
+    /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.
+    public func authenticate(authorization: String?, now: Date) throws -> Principal {
+        guard let header = authorization?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { throw APIError.missingToken }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError.unauthorized("The Authorization header must be 'Bearer <token>'.", error: "invalid_request")
+        }
+        let presented = parts[1].trimmingCharacters(in: .whitespaces)
+        let invalid = APIError.unauthorized("The token is invalid, expired or revoked.")
+        guard let id = TokenSecret.id(of: presented) else { throw invalid }
+        let hash = TokenSecret.hash(presented)
+        // An unknown id still costs one comparison, so timing does not tell ids apart.
+        let record = try store.token(id: id)
+        let ok = TokenSecret.constantTimeEquals(hash, record?.secretHash ?? Array(repeating: 0, count: 32))
+        guard ok, let record, record.revokedAt == nil else { throw invalid }
+        if let expires = record.expiresAt, expires <= now { throw invalid }
+        return Principal(token: record)
+    }
+
+    /// Whether the caller may touch `patient`'s data. Out of reach is 404, never 403, so it does not reveal
+    /// that the patient exists; an admin token holds no patient data access (403: admins know patients exist).
+    public func requireReach(_ principal: Principal, patient: String) throws {
+        switch principal.role {
+        case .admin:
+            throw APIError.forbidden("Admin tokens manage patients, care teams and tokens; they do not access patient data.")
+        case .device:
+            guard principal.token.patient == patient, try store.patient(id: patient) != nil else {
+                throw APIError.notFound("No such patient.")
+            }
+        case .therapist:
+            guard try store.isPatient(patient, inAnyOf: principal.token.careTeams) else {
+                throw APIError.notFound("No such patient.")
+            }
+        }
+    }
+
+    /// Requires the admin role (403 otherwise).
+    public func requireAdmin(_ principal: Principal) throws {
+        guard principal.role == .admin else { throw APIError.forbidden("This endpoint needs an admin token.") }
+    }
+}

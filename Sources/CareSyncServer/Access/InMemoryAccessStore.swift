@@ -1,0 +1,74 @@
+import Foundation
+
+/// An `AccessStore` in memory, for tests and for running without a database file.
+public final class InMemoryAccessStore: AccessStore {
+    private struct State {
+        var patients: [String: PatientRecord] = [:]
+        var teams: [String: CareTeamRecord] = [:]
+        var tokens: [String: TokenRecord] = [:]
+        var audit: [AuditRecord] = []
+    }
+    private let state = Locked(State())
+
+    /// An empty store.
+    public init() {}
+
+    public func createPatient(_ patient: PatientRecord) throws {
+        try state.withLock { s in
+            guard s.patients[patient.id] == nil else { throw AccessStoreError.alreadyExists("patient \(patient.id)") }
+            s.patients[patient.id] = patient
+        }
+    }
+    public func patient(id: String) throws -> PatientRecord? { state.withLock { $0.patients[id] } }
+    public func patients() throws -> [PatientRecord] { state.withLock { $0.patients.values.sorted { $0.id < $1.id } } }
+    public func createCareTeam(name: String, now: Date) throws {
+        try state.withLock { s in
+            guard s.teams[name] == nil else { throw AccessStoreError.alreadyExists("care team \(name)") }
+            s.teams[name] = CareTeamRecord(name: name, patients: [], createdAt: now)
+        }
+    }
+    public func addPatient(_ patient: String, toCareTeam name: String) throws {
+        try state.withLock { s in
+            guard s.patients[patient] != nil else { throw AccessStoreError.missing("patient \(patient)") }
+            guard var team = s.teams[name] else { throw AccessStoreError.missing("care team \(name)") }
+            if !team.patients.contains(patient) { team.patients.append(patient); team.patients.sort() }
+            s.teams[name] = team
+        }
+    }
+    public func careTeams() throws -> [CareTeamRecord] { state.withLock { $0.teams.values.sorted { $0.name < $1.name } } }
+    public func isPatient(_ patient: String, inAnyOf teams: [String]) throws -> Bool {
+        state.withLock { s in teams.contains { s.teams[$0]?.patients.contains(patient) ?? false } }
+    }
+    public func insertToken(_ token: TokenRecord) throws {
+        try state.withLock { s in
+            guard s.tokens[token.id] == nil else { throw AccessStoreError.alreadyExists("token \(token.id)") }
+            s.tokens[token.id] = token
+        }
+    }
+    public func token(id: String) throws -> TokenRecord? { state.withLock { $0.tokens[id] } }
+    public func tokens() throws -> [TokenRecord] { state.withLock { $0.tokens.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) } } }
+    public func revokeToken(id: String, at: Date) throws -> Bool {
+        state.withLock { s in
+            guard var t = s.tokens[id] else { return false }
+            if t.revokedAt == nil { t.revokedAt = at }
+            s.tokens[id] = t
+            return true
+        }
+    }
+    public func appendAudit(_ records: [AuditRecord]) throws {
+        state.withLock { s in
+            for var r in records {
+                r.id = Int64(s.audit.count + 1)
+                s.audit.append(r)
+            }
+        }
+    }
+    public func audit(_ query: AuditQuery) throws -> [AuditRecord] {
+        state.withLock { s in
+            Array(s.audit.reversed().lazy.filter { r in
+                (query.patient == nil || r.patient == query.patient) && (query.tokenID == nil || r.tokenID == query.tokenID)
+                    && (query.before == nil || r.id < query.before!)
+            }.prefix(query.limit))
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import CareSyncCore
+
+extension CareSyncAPI {
+    /// Authenticates an admin and audits the action.
+    func adminScoped(_ request: APIRequest, action: String, patient: String? = nil,
+                     _ body: @escaping @Sendable (Principal) async throws -> APIReply) async throws -> APIReply {
+        let principal = try await authenticate(request)
+        do {
+            try authenticator.requireAdmin(principal)
+            let reply = try await body(principal)
+            recordAudit(principal, patient: patient, action: action, count: 1, status: reply.status)
+            return reply
+        } catch let e as APIError {
+            recordAudit(principal, patient: patient, action: action, count: 0, status: e.status)
+            throw e
+        }
+    }
+
+    /// POST /v1/patients `{"id","timeZone"}` → 201.
+    func createPatient(_ request: APIRequest) async throws -> APIReply {
+        let body = try? jsonBody(request)
+        return try await adminScoped(request, action: "admin.patient.create", patient: body?["id"]?.stringValue) { _ in
+            let o = try self.jsonBody(request)
+            guard let id = o["id"]?.stringValue else { throw APIError.invalidParameter("id", "a patient id string is required") }
+            let zone = o["timeZone"]?.stringValue
+            let admin = self.admin, now = self.clock()
+            let record = try await self.blocking { try admin.createPatient(id: id, timeZone: zone, now: now) }
+            return APIReply.json(Self.encode(record), status: 201)
+        }
+    }
+
+    /// GET /v1/patients: every patient.
+    func listPatients(_ request: APIRequest) async throws -> APIReply {
+        try await adminScoped(request, action: "admin.patient.list") { _ in
+            let access = self.access
+            let list = try await self.blocking { try access.patients() }
+            return APIReply.json(["patients": .array(list.map(Self.encode))])
+        }
+    }
+
+    /// GET /v1/patients/{patientId}: one patient (admin).
+    func getPatient(_ request: APIRequest) async throws -> APIReply {
+        let id = try request.parameter("patientId")
+        return try await adminScoped(request, action: "admin.patient.read", patient: id) { _ in
+            let access = self.access
+            guard let p = try await self.blocking({ try access.patient(id: id) }) else { throw APIError.notFound("No such patient.") }
+            return APIReply.json(Self.encode(p))
+        }
+    }
+
+    /// POST /v1/care-teams `{"name"}` → 201.
+    func createCareTeam(_ request: APIRequest) async throws -> APIReply {
+        try await adminScoped(request, action: "admin.careTeam.create") { _ in
+            let o = try self.jsonBody(request)
+            guard let name = o["name"]?.stringValue else { throw APIError.invalidParameter("name", "a care team name string is required") }
+            let admin = self.admin, now = self.clock()
+            try await self.blocking { try admin.createCareTeam(name: name, now: now) }
+            return APIReply.json(["name": .string(name), "patients": []], status: 201)
+        }
+    }
+
+    /// GET /v1/care-teams: every team with its patients.
+    func listCareTeams(_ request: APIRequest) async throws -> APIReply {
+        try await adminScoped(request, action: "admin.careTeam.list") { _ in
+            let access = self.access
+            let teams = try await self.blocking { try access.careTeams() }
+            return APIReply.json(["careTeams": .array(teams.map { ["name": .string($0.name), "patients": .array($0.patients.map(JSONValue.string))] })])
+        }
+    }
+
+    /// POST /v1/care-teams/{name}/patients `{"patientId"}`.
+    func addCareTeamPatient(_ request: APIRequest) async throws -> APIReply {
+        let team = try request.parameter("name")
+        let patient = (try? jsonBody(request))?["patientId"]?.stringValue
+        return try await adminScoped(request, action: "admin.careTeam.addPatient", patient: patient) { _ in
+            guard let patient else { throw APIError.invalidParameter("patientId", "a patient id string is required") }
+            let admin = self.admin
+            try await self.blocking { try admin.addPatient(patient, toCareTeam: team) }
+            let access = self.access
+            let teams = try await self.blocking { try access.careTeams() }
+            let members = teams.first { $0.name == team }?.patients ?? []
+            return APIReply.json(["name": .string(team), "patients": .array(members.map(JSONValue.string))])
+        }
+    }
+
+    /// POST /v1/tokens → 201 with the secret, shown this once.
+    func createToken(_ request: APIRequest) async throws -> APIReply {
+        try await adminScoped(request, action: "admin.token.create") { _ in
+            let o = try self.jsonBody(request)
+            var problems: [ValidationProblem] = []
+            func strings(_ field: String) -> [String]? {
+                guard let v = o[field], v != .null else { return nil }
+                guard let list = v.arrayValue?.compactMap(\.stringValue), list.count == v.arrayValue?.count else {
+                    problems.append(ValidationProblem(index: nil, field: field, message: "must be an array of strings")); return nil
+                }
+                return list
+            }
+            let role = o["role"]?.stringValue.flatMap(Role.init(rawValue:))
+            if role == nil { problems.append(ValidationProblem(index: nil, field: "role", message: "must be device, therapist or admin")) }
+            let spec = TokenSpec(role: role ?? .device, patient: o["patient"]?.stringValue, careTeams: strings("careTeams") ?? [],
+                                 source: o["source"]?.stringValue, readTypes: strings("readTypes"), writeTypes: strings("writeTypes"),
+                                 expiresInDays: o["expiresInDays"]?.numberValue)
+            guard problems.isEmpty else { throw APIError.validation(problems) }
+            let admin = self.admin, now = self.clock()
+            let (record, secret) = try await self.blocking { try admin.createToken(spec, now: now) }
+            guard case .object(var body) = Self.encode(record) else { return APIReply(status: 500) }
+            body["secret"] = .string(secret)
+            return APIReply.json(.object(body), status: 201)
+        }
+    }
+
+    /// GET /v1/tokens: every token, without secrets or hashes.
+    func listTokens(_ request: APIRequest) async throws -> APIReply {
+        try await adminScoped(request, action: "admin.token.list") { _ in
+            let access = self.access
+            let list = try await self.blocking { try access.tokens() }
+            return APIReply.json(["tokens": .array(list.map(Self.encode))])
+        }
+    }
+
+    /// DELETE /v1/tokens/{tokenId}: revokes.
+    func revokeToken(_ request: APIRequest) async throws -> APIReply {
+        let id = try request.parameter("tokenId")
+        return try await adminScoped(request, action: "admin.token.revoke") { _ in
+            let admin = self.admin, now = self.clock()
+            try await self.blocking { try admin.revokeToken(id: id, now: now) }
+            return APIReply.json(["id": .string(id), "revoked": true])
+        }
+    }
+
+    /// GET /v1/audit?patient=&token=&before=&limit=: audit records, newest first.
+    func listAudit(_ request: APIRequest) async throws -> APIReply {
+        try await adminScoped(request, action: "admin.audit.read") { _ in
+            var query = AuditQuery(patient: request.query("patient"), tokenID: request.query("token"))
+            if let l = request.query("limit") {
+                guard let n = Int(l), (1...1000).contains(n) else { throw APIError.invalidParameter("limit", "must be an integer from 1 to 1000") }
+                query.limit = n
+            }
+            if let b = request.query("before") {
+                guard let n = Int64(b) else { throw APIError.invalidParameter("before", "must be an audit record id") }
+                query.before = n
+            }
+            let audit = self.audit, access = self.access, q = query
+            let records = try await self.blocking { audit.flush(); return try access.audit(q) }
+            return APIReply.json(["records": .array(records.map { r in
+                ["id": .number(Double(r.id)), "time": .string(RFC3339.format(r.time)), "tokenId": .string(r.tokenID),
+                 "role": .string(r.role.rawValue), "patient": .optional(r.patient), "action": .string(r.action),
+                 "count": .number(Double(r.count)), "status": .number(Double(r.status))]
+            })])
+        }
+    }
+
+    static func encode(_ p: PatientRecord) -> JSONValue {
+        ["id": .string(p.id), "timeZone": .string(p.timeZone), "createdAt": .string(RFC3339.format(p.createdAt))]
+    }
+
+    static func encode(_ t: TokenRecord) -> JSONValue {
+        [
+            "id": .string(t.id), "role": .string(t.role.rawValue), "patient": .optional(t.patient),
+            "careTeams": .array(t.careTeams.map(JSONValue.string)), "source": .string(t.source),
+            "readTypes": t.readTypes.map { .array($0.map(\.rawValue).sorted().map(JSONValue.string)) } ?? .null,
+            "writeTypes": t.writeTypes.map { .array($0.map(\.rawValue).sorted().map(JSONValue.string)) } ?? .null,
+            "createdAt": .string(RFC3339.format(t.createdAt)),
+            "expiresAt": .optional(t.expiresAt.map(RFC3339.format)), "revokedAt": .optional(t.revokedAt.map(RFC3339.format)),
+        ]
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import CareSyncCore
+
+extension CareSyncAPI {
+    /// POST /v1/patients/{patientId}/weekly-reports: stored by the derived-identifier rules, or ignored.
+    func postReport(_ request: APIRequest) async throws -> APIReply {
+        try await patientScoped(request, action: "reports.upsert") { principal, patient in
+            var count = 0
+            let reply = try await self.idempotent(request, principal: principal) {
+                let input = try ReportWire.decode(try self.jsonBody(request), callerSource: principal.source,
+                                                  maxSamples: self.limits.maxItemsPerRequest)
+                count = input.samples.count
+                try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
+                let store = self.store, source = principal.source, now = self.clock()
+                let result = try await self.timedWrite("report") { try store.upsertReport(input, patient: patient, source: source, now: now) }
+                if result.outcome != .ignored { self.notifier.signal(patient) }
+                return APIReply.json([
+                    "outcome": .string(result.outcome.rawValue),
+                    "anchor": .string(AnchorWire.encode(result.anchor)),
+                    "report": ReportWire.encode(self.visible(result.report, to: principal)),
+                ])
+            }
+            return (reply, count)
+        }
+    }
+
+    /// GET /v1/patients/{patientId}/weekly-reports?from=&to=: reports whose week starts in the range.
+    func listReports(_ request: APIRequest) async throws -> APIReply {
+        try await patientScoped(request, action: "reports.list") { principal, patient in
+            var problems: [ValidationProblem] = []
+            var days: [CalendarDay] = []
+            for (field, fallback) in [("from", CalendarDay(year: 1, month: 1, day: 1)), ("to", CalendarDay(year: 9999, month: 12, day: 31))] {
+                if let text = request.query(field) {
+                    if let d = CalendarDay(parsing: text) { days.append(d) }
+                    else { problems.append(ValidationProblem(index: nil, field: field, message: "must be a day YYYY-MM-DD")) }
+                } else { days.append(fallback) }
+            }
+            guard problems.isEmpty else { throw APIError.validation(problems) }
+            let store = self.store, from = days[0], to = days[1]
+            let reports = try await self.blocking { try store.reports(patient: patient, from: from, to: to) }
+            let unit = try Self.unitParameter(request)
+            return (APIReply.json(["reports": .array(reports.map { ReportWire.encode(self.visible($0, to: principal), unit: unit) })]), reports.count)
+        }
+    }
+
+    /// GET /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: the current version with its chart.
+    func getReport(_ request: APIRequest) async throws -> APIReply {
+        try await patientScoped(request, action: "reports.read") { principal, patient in
+            let id = try request.parameter("syncIdentifier")
+            let store = self.store
+            guard let report = try await self.blocking({ try store.report(patient: patient, syncIdentifier: id) }) else {
+                throw APIError.notFound("No weekly report \(id).")
+            }
+            let unit = try Self.unitParameter(request)
+            return (APIReply.json(ReportWire.encode(self.visible(report, to: principal), unit: unit)), report.samples.count)
+        }
+    }
+
+    /// DELETE /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: deletes the caller's report, tombstoning its samples.
+    func deleteReport(_ request: APIRequest) async throws -> APIReply {
+        try await patientScoped(request, action: "reports.delete") { principal, patient in
+            let id = try request.parameter("syncIdentifier")
+            let store = self.store, source = principal.source, now = self.clock()
+            guard let anchor = try await self.timedWrite("reportDelete", { try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) }) else {
+                throw APIError.notFound("No weekly report \(id) of this source.")
+            }
+            self.notifier.signal(patient)
+            return (APIReply.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]), 1)
+        }
+    }
+
+    /// The report without samples of types the caller may not read.
+    func visible(_ report: WeeklyReport, to principal: Principal) -> WeeklyReport {
+        var r = report
+        r.samples = r.samples.filter { principal.mayRead($0.value.type) }
+        return r
+    }
+
+    static func unitParameter(_ request: APIRequest) throws -> HealthUnit? {
+        guard let u = request.query("unit") else { return nil }
+        guard let unit = HealthUnit.named(u) else { throw APIError.invalidParameter("unit", "unknown unit '\(u)'") }
+        return unit
+    }
+}

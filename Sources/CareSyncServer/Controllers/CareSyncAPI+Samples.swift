@@ -1,0 +1,124 @@
+import Foundation
+import CareSyncCore
+
+extension CareSyncAPI {
+    /// POST /v1/patients/{patientId}/samples: one transaction; 422 with every bad index, nothing stored.
+    func postSamples(_ request: APIRequest) async throws -> APIReply {
+        try await patientScoped(request, action: "samples.upsert") { principal, patient in
+            var count = 0
+            let reply = try await self.idempotent(request, principal: principal) {
+                let body = try self.jsonBody(request)
+                guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
+                guard let items = object["samples"]?.arrayValue else {
+                    throw APIError.validation([ValidationProblem(index: nil, field: "samples", message: "an array of samples is required")])
+                }
+                guard items.count <= self.limits.maxItemsPerRequest else {
+                    throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) samples per request; nothing was stored.")
+                }
+                count = items.count
+                var problems: [ValidationProblem] = []
+                var inputs: [SampleInput] = []
+                inputs.reserveCapacity(items.count)
+                let options = SampleWire.Options(callerSource: principal.source)
+                for (i, item) in items.enumerated() {
+                    if let input = SampleWire.decode(item, index: i, options: options, problems: &problems) { inputs.append(input) }
+                }
+                guard problems.isEmpty else { throw APIError.validation(problems) }
+                try self.requireWritable(inputs.map(\.type), principal: principal)
+                let store = self.store, source = principal.source, now = self.clock()
+                let result = try await self.timedWrite("samples") { [inputs] in try store.upsert(inputs, patient: patient, source: source, now: now) }
+                self.recordOutcomes(result.results)
+                if result.results.contains(where: { if case .ignored = $0.outcome { false } else { true } }) {
+                    self.notifier.signal(patient)
+                }
+                return APIReply.json([
+                    "anchor": .string(AnchorWire.encode(result.anchor)),
+                    "results": .array(result.results.map(Self.encode)),
+                ])
+            }
+            return (reply, count)
+        }
+    }
+
+    static func encode(_ r: UpsertItemResult) -> JSONValue {
+        var o: [String: JSONValue] = ["index": .number(Double(r.index)), "uuid": .string(r.uuid.uuidString)]
+        switch r.outcome {
+        case .inserted: o["outcome"] = "inserted"
+        case .replaced: o["outcome"] = "replaced"
+        case .ignored(let reason): o["outcome"] = "ignored"; o["reason"] = .string(reason.rawValue)
+        }
+        return .object(o)
+    }
+
+    func recordOutcomes(_ results: [UpsertItemResult]) {
+        var inserted = 0, replaced = 0, ignored = 0
+        for r in results {
+            switch r.outcome {
+            case .inserted: inserted += 1
+            case .replaced: replaced += 1
+            case .ignored: ignored += 1
+            }
+        }
+        metrics.recordSamplesIngested(inserted, outcome: "inserted")
+        metrics.recordSamplesIngested(replaced, outcome: "replaced")
+        metrics.recordSamplesIngested(ignored, outcome: "ignored")
+    }
+
+    /// 403 naming every item of a type the token may not write.
+    func requireWritable(_ types: [SampleType], principal: Principal) throws {
+        let denied = types.enumerated().filter { !principal.mayWrite($0.element) }
+        guard denied.isEmpty else {
+            throw APIError.forbidden("This token may not write some of these types; nothing was stored.",
+                errors: denied.map { ValidationProblem(index: $0.offset, field: "type", message: "this token may not write \($0.element.rawValue)") })
+        }
+    }
+
+    /// POST /v1/patients/{patientId}/samples/delete: own source only; every deletion leaves a tombstone.
+    func deleteSamples(_ request: APIRequest) async throws -> APIReply {
+        try await patientScoped(request, action: "samples.delete") { principal, patient in
+            var count = 0
+            let reply = try await self.idempotent(request, principal: principal) {
+                let body = try self.jsonBody(request)
+                guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
+                var problems: [ValidationProblem] = []
+                var uuids: [UUID] = []
+                var identifiers: [String] = []
+                for field in ["uuids", "syncIdentifiers"] {
+                    guard let v = object[field], v != .null else { continue }
+                    guard let list = v.arrayValue else { problems.append(ValidationProblem(index: nil, field: field, message: "must be an array of strings")); continue }
+                    for (i, item) in list.enumerated() {
+                        guard let s = item.stringValue else { problems.append(ValidationProblem(index: i, field: field, message: "must be a string")); continue }
+                        if field == "uuids" {
+                            if let u = UUID(uuidString: s) { uuids.append(u) } else { problems.append(ValidationProblem(index: i, field: field, message: "not a UUID")) }
+                        } else if s.isEmpty { problems.append(ValidationProblem(index: i, field: field, message: "must not be empty")) }
+                        else { identifiers.append(s) }
+                    }
+                }
+                if object["uuids"] == nil && object["syncIdentifiers"] == nil {
+                    problems.append(ValidationProblem(index: nil, field: "uuids", message: "give uuids and/or syncIdentifiers"))
+                }
+                guard problems.isEmpty else { throw APIError.validation(problems) }
+                guard uuids.count + identifiers.count <= self.limits.maxItemsPerRequest else {
+                    throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) deletions per request; nothing was deleted.")
+                }
+                count = uuids.count + identifiers.count
+                let store = self.store, source = principal.source, now = self.clock()
+                let result = try await self.timedWrite("delete") { [uuids, identifiers] in
+                    try store.delete(uuids: uuids, syncIdentifiers: identifiers, patient: patient, source: source, now: now)
+                }
+                self.metrics.recordSamplesIngested(result.results.filter { $0.outcome == .deleted }.count, outcome: "deleted")
+                if result.results.contains(where: { $0.outcome == .deleted }) { self.notifier.signal(patient) }
+                return APIReply.json([
+                    "anchor": .string(AnchorWire.encode(result.anchor)),
+                    "results": .array(result.results.map { r in
+                        var o: [String: JSONValue] = ["outcome": .string(r.outcome.rawValue)]
+                        o["uuid"] = r.uuid.map { .string($0.uuidString) } ?? .null
+                        if let s = r.syncIdentifier { o["syncIdentifier"] = .string(s) }
+                        return .object(o)
+                    }),
+                ])
+            }
+            return (reply, count)
+        }
+    }
+}

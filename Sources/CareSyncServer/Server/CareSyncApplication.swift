@@ -1,0 +1,126 @@
+import CareSyncCore
+import CareSyncHTTP
+import CareSyncStore
+import Foundation
+import Logging
+
+/// The whole server: database, stores, API and HTTP listener, built from one `Configuration`.
+/// `caresync serve` and the tests both make it with `buildServer(_:)`.
+public final class CareSyncApplication: Sendable {
+    /// The API (handlers, stores).
+    public let api: CareSyncAPI
+    /// The HTTP listener.
+    public let http: HTTPServer
+    /// The open database.
+    public let database: Database
+    /// The configuration it was built from.
+    public let configuration: Configuration
+    let logger: Logger
+    private let maintenance = Locked<Task<Void, Never>?>(nil)
+
+    init(api: CareSyncAPI, http: HTTPServer, database: Database, configuration: Configuration, logger: Logger) {
+        self.api = api; self.http = http; self.database = database; self.configuration = configuration; self.logger = logger
+    }
+
+    /// Binds and starts serving, and starts the retention job; returns the bound port (the chosen one for port 0).
+    @discardableResult
+    public func start() throws -> Int {
+        let port = try http.start()
+        let job = Task { [api, configuration, logger] in
+            while !Task.isCancelled {
+                _ = try? await api.executor.run { Self.runRetention(api: api, configuration: configuration, logger: logger) }
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+        maintenance.withLock { $0 = job }
+        return port
+    }
+
+    /// Purges tombstones older than the retention horizon and expired idempotency records.
+    static func runRetention(api: CareSyncAPI, configuration: Configuration, logger: Logger) {
+        let now = Date()
+        do {
+            let horizon = now.addingTimeInterval(-Double(configuration.tombstoneRetentionDays) * 86_400)
+            let purged = try api.store.purgeTombstones(before: horizon)
+            api.metrics.recordTombstonesPurged(purged)
+            try api.idempotency.purge(now: now)
+            if purged > 0 { logger.info("retention.purged", metadata: ["retention.tombstones": "\(purged)"]) }
+        } catch {
+            logger.error("retention.failed", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// Stops accepting, answers parked long polls, lets requests in flight finish, flushes the audit log.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        maintenance.withLock { $0?.cancel() }
+        api.notifier.wakeAll()
+        await http.shutdown(gracePeriod: gracePeriod)
+        api.shutdown()
+    }
+}
+
+/// Opens (creating if needed) and migrates the database the configuration names.
+public func openDatabase(_ configuration: Configuration) throws -> Database {
+    let url = URL(fileURLWithPath: configuration.databasePath)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    var dbConfiguration = Database.Configuration()
+    dbConfiguration.connection.synchronous = switch configuration.sqliteSynchronous {
+    case .off: .off
+    case .normal: .normal
+    case .full, .extra: .full
+    }
+    let database = try StartupCheck.opening(configuration.databasePath) {
+        try Database(path: configuration.databasePath, configuration: dbConfiguration)
+    }
+    try StartupCheck.verifyWritable(database)
+    try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
+    return database
+}
+
+/// Builds the server the configuration describes: opens and migrates the database, wires the stores,
+/// the API and the HTTP listener. Nothing listens until `start()`.
+public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
+                        metrics: ServerMetrics = ServerMetrics()) throws -> CareSyncApplication {
+    let database = try openDatabase(configuration)
+    let store = try SQLiteSyncStore(database: database)
+    var limits = APILimits()
+    limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
+    limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
+    let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database),
+                          idempotency: SQLiteIdempotencyStore(database: database), limits: limits, logger: logger,
+                          metrics: metrics)
+    let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
+    let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
+                          headFilter: api.makeHeadFilter(), logger: logger)
+    return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)
+}
+
+extension Configuration {
+    /// The listener's settings.
+    public var httpConfiguration: HTTPServer.Configuration {
+        HTTPServer.Configuration(
+            host: host, port: port, maxConnections: maxConnections, maxBodySize: limits.bodyBytes,
+            maxRequestLineLength: limits.requestLineBytes, maxHeaderSize: limits.headerBytes, maxHeaderCount: limits.headerCount,
+            headerReadTimeout: timeouts.headerRead, bodyReadTimeout: timeouts.bodyRead, idleTimeout: timeouts.idle,
+            writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, eventLoopCount: workerCount)
+    }
+}
+
+/// Applies pending migrations to the configured database; returns the names applied.
+public func migrateDatabase(_ configuration: Configuration) throws -> [String] {
+    let url = URL(fileURLWithPath: configuration.databasePath)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let database = try Database(path: configuration.databasePath)
+    return try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
+}
+
+/// Operator actions over the configured database (migrated first).
+public func makeAccessAdmin(_ configuration: Configuration) throws -> AccessAdmin {
+    AccessAdmin(store: SQLiteAccessStore(database: try openDatabase(configuration)))
+}
+
+/// Copies the configured database to `path` through SQLite's online backup.
+public func backupDatabase(_ configuration: Configuration, to path: String) throws {
+    let store = try SQLiteSyncStore(database: try openDatabase(configuration))
+    _ = try store.backup(to: path)
+}

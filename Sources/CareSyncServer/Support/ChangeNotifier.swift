@@ -1,0 +1,79 @@
+import Foundation
+
+/// Wakes long polls when a change for their patient commits; waiting parks a continuation, not a thread.
+///
+/// Each patient has a generation that `signal` bumps after a commit. A reader notes the generation,
+/// reads the feed, and if the page is empty waits for a generation above the one it noted — so a commit
+/// between its read and its wait is never missed.
+public final class ChangeNotifier: Sendable {
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+    private struct State {
+        var generations: [String: UInt64] = [:]
+        var waiters: [String: [Waiter]] = [:]
+        var nextID: UInt64 = 0
+        var count = 0
+    }
+    private let state = Locked(State())
+    private let timerQueue = DispatchQueue(label: "caresync.longpoll.timers")
+
+    /// A notifier with no waiters.
+    public init() {}
+
+    /// The patient's current generation.
+    public func generation(of patient: String) -> UInt64 { state.withLock { $0.generations[patient] ?? 0 } }
+
+    /// How many requests are parked now.
+    public var waiterCount: Int { state.withLock { $0.count } }
+
+    /// Records a commit for `patient` and wakes every waiter on it.
+    public func signal(_ patient: String) {
+        let woken: [Waiter] = state.withLock { s in
+            s.generations[patient, default: 0] &+= 1
+            let list = s.waiters.removeValue(forKey: patient) ?? []
+            s.count -= list.count
+            return list
+        }
+        for w in woken { w.continuation.resume(returning: true) }
+    }
+
+    /// Wakes every waiter (shutdown): they answer with what they have.
+    public func wakeAll() {
+        let woken: [Waiter] = state.withLock { s in
+            let all = s.waiters.values.flatMap { $0 }
+            s.waiters = [:]; s.count = 0
+            return all
+        }
+        for w in woken { w.continuation.resume(returning: false) }
+    }
+
+    /// Waits until the patient's generation passes `seen` (true) or `timeout` elapses (false).
+    public func wait(for patient: String, after seen: UInt64, timeout: TimeInterval) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let id: UInt64? = state.withLock { s in
+                if (s.generations[patient] ?? 0) != seen { return nil }
+                s.nextID &+= 1
+                s.waiters[patient, default: []].append(Waiter(id: s.nextID, continuation: continuation))
+                s.count += 1
+                return s.nextID
+            }
+            guard let id else { continuation.resume(returning: true); return }
+            timerQueue.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                self?.expire(patient: patient, id: id)
+            }
+        }
+    }
+
+    private func expire(patient: String, id: UInt64) {
+        let waiter: Waiter? = state.withLock { s in
+            guard var list = s.waiters[patient], let i = list.firstIndex(where: { $0.id == id }) else { return nil }
+            let w = list.remove(at: i)
+            s.waiters[patient] = list.isEmpty ? nil : list
+            s.count -= 1
+            return w
+        }
+        waiter?.continuation.resume(returning: false)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// Long polls, gzip both ways and Idempotency-Key, over real sockets.
+@Suite(.serialized) struct FeedBehaviourTests {
+    @Test func longPollWakesOnACommitForThePatient() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let t = server.tokens
+        let head = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+        let anchor = try #require(head.json["anchor"]?.stringValue)
+
+        let started = ContinuousClock.now
+        async let polled = server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)&wait=20", token: t.aliceDevice)
+        try await Task.sleep(for: .milliseconds(400))
+        // A commit for another patient must not answer alice's poll.
+        _ = try await server.send("POST", "/v1/patients/bob/samples", token: t.bobDevice, json: ["samples": [Fixtures.steps(7)]])
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.app.api.notifier.waiterCount == 1)
+        let committed = ContinuousClock.now
+        _ = try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice, json: ["samples": [Fixtures.steps(42)]])
+        let reply = try await polled
+        let finished = ContinuousClock.now
+        #expect(reply.status == 200)
+        #expect(reply.json["samples"]?.arrayValue?.map { $0["value"] } == [42])
+        #expect(finished - started >= .milliseconds(500))
+        #expect(finished - committed < .seconds(2), "the poll should wake on the commit, not at its 20 s deadline")
+    }
+
+    @Test func longPollWithNothingNewAnswersAnEmptyPageWithTheSameAnchor() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let head = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
+        let anchor = try #require(head.json["anchor"]?.stringValue)
+        let started = ContinuousClock.now
+        let reply = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)&wait=1", token: server.tokens.aliceDevice)
+        #expect(ContinuousClock.now - started >= .milliseconds(900))
+        #expect(reply.status == 200)
+        #expect(reply.json["samples"]?.arrayValue?.isEmpty == true)
+        #expect(reply.json["anchor"]?.stringValue == anchor)
+        #expect(server.app.api.notifier.waiterCount == 0)
+    }
+
+    @Test func gzipFeedAndGzipRequestBody() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let t = server.tokens
+        let batch: JSONValue = ["samples": .array((0..<50).map { Fixtures.steps(Double($0), id: "g\($0)", version: 1) })]
+        let compressed = try Shell.run(["gzip", "-c"], input: batch.serialized())
+        let posted = try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice, body: compressed,
+                                           headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
+        #expect(posted.status == 200, "\(posted.text)")
+        #expect(posted.json["results"]?.arrayValue?.count == 50)
+
+        let zipped = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice, headers: [("Accept-Encoding", "gzip")])
+        #expect(zipped.status == 200)
+        #expect(zipped.header("Content-Encoding") == "gzip")
+        let inflated = try Shell.run(["gzip", "-dc"], input: zipped.body)
+        #expect(inflated.count > zipped.body.count)
+        let page = try JSONValue.parse(inflated)
+        #expect(page["samples"]?.arrayValue?.count == 50)
+        let plain = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+        #expect(plain.header("Content-Encoding") == nil)
+        #expect(plain.json["samples"]?.arrayValue?.count == 50)
+    }
+
+    @Test func idempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBody() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let t = server.tokens
+        let path = "/v1/patients/alice/samples"
+        let body: JSONValue = ["samples": [Fixtures.steps(10)]]  // no sync identifier: a second insert would duplicate it
+        let key = ("Idempotency-Key", "retry-1")
+        let first = try await server.send("POST", path, token: t.aliceDevice, json: body, headers: [key])
+        let again = try await server.send("POST", path, token: t.aliceDevice, json: body, headers: [key])
+        #expect(first.status == 200)
+        #expect(again.status == 200)
+        #expect(again.body == first.body)
+        #expect(again.header("Idempotent-Replayed") == "true")
+        let feed = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+        #expect(feed.json["samples"]?.arrayValue?.count == 1)
+
+        let other = try await server.send("POST", path, token: t.aliceDevice, json: ["samples": [Fixtures.steps(11)]], headers: [key])
+        #expect(other.status == 422)
+        #expect(other.code == "validationFailed")
+        #expect(other.json["errors"]?[0]?["field"] == "Idempotency-Key")
+        // Keys are per token: another caller's same key is its own.
+        let therapist = try await server.send("POST", path, token: t.therapist, json: body, headers: [key])
+        #expect(therapist.status == 200)
+        #expect(therapist.header("Idempotent-Replayed") == nil)
+    }
+}
+
+/// Runs a command with bytes on stdin and returns its stdout.
+enum Shell {
+    struct Failed: Error { let status: Int32 }
+    static func run(_ arguments: [String], input: [UInt8]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = Thread { stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close() }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failed(status: process.terminationStatus) }
+        return Array(output)
+    }
+}
+
+/// A bad token is refused from the request head: no `100 Continue`, and the body is never awaited.
+@Suite(.serialized) struct EarlyRefusalTests {
+    @Test func unauthorizedBeforeTheBodyIsSent() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let head = "POST /v1/patients/alice/samples HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n"
+        let started = ContinuousClock.now
+        let reply = try await SocketHTTPClient(port: server.port).exchange(raw: Array(head.utf8))
+        #expect(reply.status == 401)
+        #expect(reply.code == "unauthorized")
+        #expect(ContinuousClock.now - started < .seconds(5), "the server must not wait for the 100,000-byte body")
+    }
+}

@@ -1,0 +1,28 @@
+import CareSyncCore
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// The byte-level feed writer says exactly what the generic encoder says.
+@Suite struct FeedWriterTests {
+    @Test func pageBytesEqualTheGenericEncoding() throws {
+        let samples = [
+            Sample(uuid: UUID(), type: .sixMinuteWalkTestDistance, value: 450.25, start: Date(timeIntervalSince1970: 1_592_499_600.5),
+                   end: Date(timeIntervalSince1970: 1_592_499_960), syncIdentifier: "r/2020-06-18", syncVersion: 2,
+                   source: "org.example \"therapist\"", metadata: ["wasUserEntered": .bool(true), "note": .string("é\n"), "n": .number(3)]),
+            Sample(uuid: UUID(), type: .sleepAnalysis, value: 1, start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60),
+                   syncIdentifier: nil, syncVersion: nil, source: "s"),
+        ]
+        let deleted = [DeletedObject(uuid: UUID(), type: .stepCount, syncIdentifier: nil, syncVersion: nil, source: "s",
+                                     start: Date(timeIntervalSince1970: 10), end: Date(timeIntervalSince1970: 20), deletedAt: Date(timeIntervalSince1970: 30))]
+        let page = ChangeSet(samples: samples, deletedObjects: deleted, anchor: Anchor(storeID: "store", sequence: 7), hasMore: true)
+        for unit in [nil, HealthUnit.named("km")] {
+            let generic: JSONValue = [
+                "samples": .array(samples.map { SampleWire.encode($0, unit: unit) }),
+                "deletedObjects": .array(deleted.map(SampleWire.encode)),
+                "anchor": .string(AnchorWire.encode(page.anchor)), "hasMore": true,
+            ]
+            #expect(FeedWriter.page(page, unit: unit) == generic.serialized())
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// SIGTERM while a request is in flight: the response still arrives, then `serve` exits 0.
+@Suite(.serialized) struct ServeShutdownTests {
+    @Test func sigtermWithALongPollInFlightAnswersItAndExitsZero() async throws {
+        typealias CLI = CommandLineFailClosedTests
+        let sandbox = try CLI.Sandbox.make()
+        defer { sandbox.remove() }
+        #expect(try CLI.run(["patient", "create", "P1"], environment: sandbox.environment).status == 0)
+        let tokenProcess = Process()
+        tokenProcess.executableURL = URL(fileURLWithPath: CLI.executable)
+        tokenProcess.arguments = ["token", "create", "--role", "device", "--patient", "P1"]
+        tokenProcess.environment = sandbox.environment
+        let tokenOut = Pipe()
+        tokenProcess.standardOutput = tokenOut
+        tokenProcess.standardError = FileHandle.nullDevice
+        try tokenProcess.run()
+        let secret = String(decoding: tokenOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        tokenProcess.waitUntilExit()
+        #expect(tokenProcess.terminationStatus == 0 && !secret.isEmpty)
+
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: CLI.executable)
+        serve.arguments = ["serve", "--port", "0"]
+        serve.environment = sandbox.environment
+        let out = Pipe()
+        serve.standardOutput = out
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer { if serve.isRunning { serve.terminate() } }
+        var line: [UInt8] = []
+        while let byte = out.fileHandleForReading.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
+        let match = try #require(String(decoding: line, as: UTF8.self).wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
+        let client = SocketHTTPClient(port: try #require(Int(match.1)))
+        let auth = [("Authorization", "Bearer \(secret)")]
+
+        let first = try await client.send(method: "GET", path: "/v1/patients/P1/changes", headers: auth, body: [])
+        #expect(first.status == 200)
+        let anchor = try #require(
+            (try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any])?["anchor"] as? String)
+
+        // A long poll that would wait 30 s, in flight when SIGTERM arrives.
+        let started = ContinuousClock.now
+        let poll = Task {
+            try await client.send(method: "GET", path: "/v1/patients/P1/changes?wait=30&anchor=\(anchor)", headers: auth, body: [])
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        kill(serve.processIdentifier, SIGTERM)
+        let reply = try await poll.value
+        #expect(reply.status == 200, "in-flight request must be answered")
+        #expect(ContinuousClock.now - started < .seconds(20), "shutdown must not wait out the long poll")
+        serve.waitUntilExit()
+        #expect(serve.terminationReason == .exit)
+        #expect(serve.terminationStatus == 0)
+    }
+}

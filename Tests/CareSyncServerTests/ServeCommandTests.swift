@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// The `caresync` executable: `serve --port 0` prints exactly one line when ready, and SIGTERM exits 0.
+@Suite(.serialized) struct ServeCommandTests {
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("caresync")
+    }
+
+    func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func serveAnnouncesItselfAndDrainsOnSIGTERM() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+            Issue.record("caresync executable not built at \(Self.executable.path)")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let env = ["CARESYNC_DATABASE": directory.appendingPathComponent("db.sqlite").path,
+                   "CARESYNC_MIGRATIONS_DIRECTORY": TestServer.repositoryRoot.appendingPathComponent("migrations").path,
+                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+
+        // The operator commands: create a patient and a device token; the secret is alone on stdout.
+        #expect(try run(["patient", "create", "carol"], environment: env).status == 0)
+        let token = try run(["token", "create", "--role", "device", "--patient", "carol"], environment: env)
+        #expect(token.status == 0)
+        let secret = token.stdout.trimmingCharacters(in: .newlines)
+        #expect(secret.hasPrefix("cs_") && !secret.contains("\n") && token.stdout.hasSuffix("\n"))
+        #expect(try run(["token", "create", "--role", "device", "--patient", "nobody"], environment: env).status != 0)
+
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0"]
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let line = try readLine(out.fileHandleForReading)
+        let match = try #require(line.wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
+        let port = try #require(Int(match.1))
+        #expect(port > 0)
+
+        let health = try await SocketHTTPClient(port: port).send(method: "GET", path: "/healthz", headers: [], body: [])
+        #expect(health.status == 200)
+        let feed = try await SocketHTTPClient(port: port).send(method: "GET", path: "/v1/patients/carol/changes",
+                                                               headers: [("Authorization", "Bearer \(secret)")], body: [])
+        #expect(feed.status == 200)
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        #expect(rest.isEmpty, "serve must print exactly one line")
+    }
+
+    /// Reads one line (without its newline) from a pipe.
+    func readLine(_ handle: FileHandle) throws -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = handle.readData(ofLength: 1)
+            guard let byte = chunk.first else { break }
+            if byte == 10 { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# API benchmark, CareSync side: release build, HTTP with keep-alive, on this machine (wrk shares the cores).
+#  1. ingest: POST /samples with 500 samples per request, 4 connections, 10 s
+#  2. single-sample POSTs, 32 connections, 10 s
+#  3. a device pulling 100,000 samples from no anchor, limit 5,000, gzip, one keep-alive connection
+# Prints each figure; bench/api/kinto.sh does the same work against Kinto + PostgreSQL.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+here=bench/api
+swift build -c release --product caresync >/dev/null
+bin="$(swift build -c release --show-bin-path)/caresync"
+work="$(mktemp -d)"
+pid=""
+trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+export CARESYNC_DATABASE="$work/caresync.sqlite" CARESYNC_LOG_LEVEL=warning
+export CARESYNC_SQLITE_SYNCHRONOUS="${SYNCHRONOUS:-full}"
+for p in ingest single pull; do "$bin" patient create "$p" >/dev/null; done
+t_ingest="$("$bin" token create --role device --patient ingest 2>/dev/null)"
+t_single="$("$bin" token create --role device --patient single 2>/dev/null)"
+t_pull="$("$bin" token create --role device --patient pull 2>/dev/null)"
+"$bin" serve --port 0 >"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 1 100); do grep -q listening "$work/out" && break; sleep 0.1; done
+url="$(sed -n 's/^listening on //p' "$work/out")"
+echo "caresync at $url (sqlite synchronous=$CARESYNC_SQLITE_SYNCHRONOUS)"
+
+python3 "$here/bodies.py" caresync "$work"
+duration="${DURATION:-20s}"
+
+echo "== ingest, 500 samples per POST, 4 connections, $duration"
+BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/patients/ingest/samples AUTH="Bearer $t_ingest" \
+  wrk -t2 -c4 -d"$duration" -s "$here/post.lua" "$url" | tee "$work/ingest.txt"
+rps=$(awk '/Requests\/sec/ {print $2}' "$work/ingest.txt")
+echo "ingest: $(python3 -c "print(f'{$rps * 500:,.0f}')") samples/s"
+
+echo "== single-sample POSTs, 32 connections, $duration"
+BODY_FILE="$work/one.json" TARGET_PATH=/v1/patients/single/samples AUTH="Bearer $t_single" \
+  wrk -t2 -c32 -d"$duration" --latency -s "$here/post.lua" "$url" | tee "$work/single.txt"
+
+echo "== pull 100,000 samples from no anchor, limit 5,000, gzip"
+for i in $(seq 1 20); do
+  curl -sf -o /dev/null -X POST "$url/v1/patients/pull/samples" -H "Authorization: Bearer $t_pull" \
+    -H 'Content-Type: application/json' --data-binary @"$work/batch5000-$i.json"
+done
+python3 "$here/pull.py" caresync "$url" pull "$t_pull" 5000
+python3 "$here/pull.py" caresync "$url" pull "$t_pull" 5000
