@@ -4,17 +4,19 @@ import Foundation
 
 /// A model with one deliberate bug, as a negative control for the model-based run.
 struct BrokenStore: SyncStore {
-    enum Fault: Sendable, CaseIterable { case dropsTombstones, headAnchorWhileMore, ignoresVersions }
+    enum Fault: Sendable, CaseIterable { case dropsTombstones, headAnchorWhileMore, ignoresVersions, ignoresSourceFilter }
     let base: InMemorySyncStore
     let fault: Fault
     var storeID: String { base.storeID }
 
     func changes(_ query: ChangeQuery) throws -> ChangeSet {
+        var query = query
+        if fault == .ignoresSourceFilter { query.source = nil }
         var page = try base.changes(query)
         switch fault {
         case .dropsTombstones: page.deletedObjects = []
         case .headAnchorWhileMore: if page.hasMore { page.anchor = try base.currentAnchor(); page.hasMore = false }
-        case .ignoresVersions: break
+        case .ignoresVersions, .ignoresSourceFilter: break
         }
         return page
     }

@@ -41,7 +41,7 @@ import Testing
     }
 
     /// The run must be able to fail: stores with a classic feed bug are caught.
-    @Test(arguments: [BrokenStore.Fault.dropsTombstones, .headAnchorWhileMore, .ignoresVersions])
+    @Test(arguments: BrokenStore.Fault.allCases)
     func brokenStoresAreCaught(fault: BrokenStore.Fault) {
         let seed = Self.seed
         var run = ModelBasedRun(store: BrokenStore(base: InMemorySyncStore(), fault: fault), seed: seed)

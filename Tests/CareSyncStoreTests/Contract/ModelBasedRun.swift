@@ -54,6 +54,7 @@ struct ModelBasedRun {
                     for patient in OperationGenerator.patients { try checkFeed(patient: patient) }
                 }
                 try checkReports()
+                if Int.random(in: 0..<10, using: &rng) == 0 { try checkFilteredFeed(patient: op.patient ?? "p1") }
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
             }
@@ -236,6 +237,14 @@ struct ModelBasedRun {
                 let s = try store.report(patient: patient, syncIdentifier: id).map(toModel)
                 let m = try model.report(patient: patient, syncIdentifier: id)
                 guard s == m else { throw Divergence(description: "report \(patient)/\(id): store \(String(describing: s)), model \(String(describing: m))") }
+            }
+            let week = CalendarDay(year: 2020, month: 6, day: 15)
+            let listed = try store.reports(patient: patient, from: week, to: week).map(toModel)
+            guard listed == (try model.reports(patient: patient, from: week, to: week)) else {
+                throw Divergence(description: "report list of \(patient) differs")
+            }
+            guard try store.reports(patient: patient, from: week.adding(days: 1), to: week.adding(days: 30)).isEmpty else {
+                throw Divergence(description: "report list of \(patient) outside its range is not empty")
             }
         }
     }
