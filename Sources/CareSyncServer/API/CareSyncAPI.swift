@@ -86,7 +86,9 @@ public final class CareSyncAPI: Sendable {
         let patient = try request.parameter("patientId")
         do {
             let authenticator = self.authenticator
-            try await blocking { try authenticator.requireReach(principal, patient: patient) }
+            if !authenticator.isKnownInReach(principal, patient: patient) {
+                try await blocking { try authenticator.requireReach(principal, patient: patient) }
+            }
             let (reply, count) = try await body(principal, patient)
             recordAudit(principal, patient: patient, action: action, count: count, status: reply.status)
             return reply
