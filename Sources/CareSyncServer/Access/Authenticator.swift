@@ -8,6 +8,7 @@ public struct Authenticator: Sendable {
     /// ever added (there is no patient deletion or team removal), so a positive answer stays true.
     private let provenReach = Locked(Set<String>())
 
+    /// Checks tokens and reach against `store`.
     public init(store: any AccessStore) { self.store = store }
 
     /// Whether `requireReach` already succeeded for this kind of reach (no store read needed).
