@@ -16,35 +16,49 @@ extension SQLiteSyncStore {
 
 /// The SQL half of statistics: selects the rows the engine needs, in start order, into compact rows.
 enum StatisticsFetch {
-    /// The statement text and its arguments for `plan`.
+    /// The statement text and its arguments for `plan`; `longest` is the patient's longest sample of
+    /// the type (`sample_spans`), or nil when none was ever stored.
     ///
-    /// `samples_time (patient, type, start_ms)` bounds the scan above by the range's end and gives the
-    /// order. Discrete samples count by their start, so the scan is bounded below too; a cumulative
-    /// sample counts if it reaches into the range, so earlier rows are checked on `end_ms`.
-    static func statement(patient: String, plan: StatisticsPlan) -> (sql: String, arguments: [SQLValue]) {
+    /// `samples_span (patient, type, start_ms, end_ms, value, source, user_entered)` covers the query, so
+    /// it is an index-only range scan, in start order (no sort). Discrete samples count by their start,
+    /// so the scan is `[start, end)`. A cumulative sample counts if any of it reaches into the range: it
+    /// ends after `start`, and since it lasts at most `longest`, it starts after `start - longest`;
+    /// that lower bound is what keeps the scan from walking the patient's whole history before `start`.
+    static func statement(patient: String, plan: StatisticsPlan, longest: Int64?) -> (sql: String, arguments: [SQLValue]) {
         let query = plan.query
         var sql = """
             SELECT start_ms, end_ms, value, source FROM samples
             WHERE patient = ?1 AND type = ?2 AND start_ms < ?4
             """
-        sql += query.type.aggregation == .cumulative ? " AND (start_ms >= ?3 OR end_ms > ?3)" : " AND start_ms >= ?3"
-        if query.excludeUserEntered {
-            sql += " AND (metadata IS NULL OR json_type(metadata, '$.wasUserEntered') IS NOT 'true')"
-        }
         var arguments: [SQLValue] = [.text(patient), .text(query.type.rawValue),
                                      .integer(plan.startMilliseconds), .integer(plan.endMilliseconds)]
+        if query.type.aggregation == .cumulative {
+            // end_ms > ?3 and end_ms - start_ms <= longest imply start_ms > ?3 - longest.
+            sql += " AND start_ms > ?5 AND (start_ms >= ?3 OR end_ms > ?3)"
+            arguments.append(.integer(plan.startMilliseconds - max(0, longest ?? 0) - 1))
+        } else {
+            sql += " AND start_ms >= ?3"
+        }
+        if query.excludeUserEntered { sql += " AND user_entered = 0" }
         if let sources = query.sources {
             let names = sources.sorted()
-            sql += " AND source IN (" + names.indices.map { "?\($0 + 5)" }.joined(separator: ", ") + ")"
+            sql += " AND source IN (" + names.indices.map { "?\($0 + arguments.count + 1)" }.joined(separator: ", ") + ")"
             arguments += names.map { .text($0) }
         }
         sql += " ORDER BY start_ms"
         return (sql, arguments)
     }
 
+    /// The longest duration stored for (patient, type), from `sample_spans`; nil if none.
+    static func longest(_ db: Connection, patient: String, type: SampleType) throws -> Int64? {
+        try db.scalarInt64("SELECT max_duration_ms FROM sample_spans WHERE patient = ? AND type = ?",
+                           [.text(patient), .text(type.rawValue)])
+    }
+
     /// Reads the rows of `plan` for `patient`; call inside a read transaction.
     static func input(_ db: Connection, patient: String, plan: StatisticsPlan) throws -> StatisticsInput {
-        let (sql, arguments) = statement(patient: patient, plan: plan)
+        let longest = try longest(db, patient: patient, type: plan.query.type)
+        let (sql, arguments) = statement(patient: patient, plan: plan, longest: longest)
         let statement = try db.cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }

@@ -40,7 +40,9 @@ public final class SQLiteSyncStore: SyncStore {
     public func write<T>(_ body: (SyncWriter) throws -> T) throws -> T {
         let (result, changed, head) = try database.write { db -> (T, [String], Int64) in
             let before = try StoreQueries.head(db)
-            let result = try body(SyncWriter(db: db, storeID: storeID))
+            let writer = SyncWriter(db: db, storeID: storeID)
+            let result = try body(writer)
+            try writer.recordSpans()
             let head = try StoreQueries.head(db)
             let changed = head == before ? [] : try db.fetchAll(
                 "SELECT DISTINCT patient FROM change_log WHERE seq > ?", [.integer(before)]) { $0.string(0) }

@@ -28,9 +28,18 @@ public struct SyncWriter {
             """) }
         lazy var log = Result { try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)") }
         lazy var insert = Result { try db.cachedStatement("""
-            INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
+                                 user_entered)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) }
+        /// The longest duration inserted per (patient, type) in this transaction, for `sample_spans`.
+        var longest: [SpanKey: Int64] = [:]
+    }
+
+    /// A (patient, type) pair of `sample_spans`.
+    struct SpanKey: Hashable {
+        let patient: String
+        let type: String
     }
 
     /// The anchor at the head of the change log, including this transaction's changes.
@@ -124,19 +133,40 @@ public struct SyncWriter {
         let uuid = input.uuid ?? TimeOrderedUUID.make()
         let seq = try nextSequence(patient: patient, kind: 0, uuid: uuid)
         let insert = try statements.insert.get()
+        let start = SyncRules.milliseconds(input.start), end = SyncRules.milliseconds(input.end)
         try insert.bind(seq, at: 1)
         try insert.bind(patient, at: 2)
         try insert.bind(uuid, at: 3)
         try insert.bind(input.type.rawValue, at: 4)
         try insert.bind(input.value, at: 5)
-        try insert.bind(SyncRules.milliseconds(input.start), at: 6)
-        try insert.bind(SyncRules.milliseconds(input.end), at: 7)
+        try insert.bind(start, at: 6)
+        try insert.bind(end, at: 7)
         try insert.bind(input.syncIdentifier, at: 8)
         try insert.bind(input.syncVersion, at: 9)
         try insert.bind(source, at: 10)
         try insert.bind(try MetadataCoding.encode(input.metadata), at: 11)
+        try insert.bind(input.metadata["wasUserEntered"] == .bool(true) ? Int64(1) : Int64(0), at: 12)
         try insert.execute()
+        let key = SpanKey(patient: patient, type: input.type.rawValue)
+        statements.longest[key] = max(statements.longest[key] ?? 0, end - start)
         return uuid
+    }
+
+    /// Raises `sample_spans` to the longest samples this transaction inserted: one statement per
+    /// (patient, type), not per row. `SQLiteSyncStore.write` calls it before commit. Never lowers a bound.
+    func recordSpans() throws {
+        guard !statements.longest.isEmpty else { return }
+        let raise = try db.cachedStatement("""
+            INSERT INTO sample_spans (patient, type, max_duration_ms) VALUES (?, ?, ?)
+            ON CONFLICT (patient, type) DO UPDATE SET max_duration_ms = max(max_duration_ms, excluded.max_duration_ms)
+            """)
+        for (key, duration) in statements.longest {
+            try raise.bind(key.patient, at: 1)
+            try raise.bind(key.type, at: 2)
+            try raise.bind(duration, at: 3)
+            try raise.execute()
+        }
+        statements.longest = [:]
     }
 
     /// Removes a live sample and leaves its tombstone, under the next sequence.
