@@ -81,8 +81,8 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
     limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
-    let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database),
-                          idempotency: SQLiteIdempotencyStore(database: database), limits: limits, logger: logger,
+    // Idempotency-Key answers are the store's own records, written in the write's transaction.
+    let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)
     let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
