@@ -31,8 +31,7 @@ import Testing
     static func expected(_ caller: Caller) -> Int? {
         switch caller {
         case .none, .malformed, .expired, .revoked: 401
-        case .otherPatientDevice, .therapistOutsideTeam: 404
-        case .admin: 403
+        case .otherPatientDevice, .therapistOutsideTeam, .admin: 404
         case .therapist: nil
         }
     }

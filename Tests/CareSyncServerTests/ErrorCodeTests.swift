@@ -32,7 +32,7 @@ import Testing
         #expect(unauthorized.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
         Self.expectProblem(try await server.send("GET", "/v1/patients/bob/changes", token: t.aliceDevice), 404, "notFound")
         Self.expectProblem(try await server.send("GET", "/v1/patients/alice/weekly-reports/none", token: t.therapist), 404, "notFound")
-        Self.expectProblem(try await server.send("GET", "/v1/patients/alice/changes", token: t.admin), 403, "forbidden")
+        Self.expectProblem(try await server.send("GET", "/v1/audit", token: t.aliceDevice), 403, "forbidden")
         let wrongMethod = try await server.send("PUT", samples, token: t.aliceDevice, json: ["samples": []])
         Self.expectProblem(wrongMethod, 405, "methodNotAllowed")
         #expect(wrongMethod.header("Allow")?.contains("POST") == true)

@@ -40,12 +40,12 @@ public struct Authenticator: Sendable {
         return Principal(token: record)
     }
 
-    /// Whether the caller may touch `patient`'s data. Out of reach is 404, never 403, so it does not reveal
-    /// that the patient exists; an admin token holds no patient data access (403: admins know patients exist).
+    /// Whether the caller may touch `patient`'s data. Out of reach is 404, never 403 (api.md "Access"), so it
+    /// does not reveal that the patient exists; an admin token reaches no patient's data, so it gets 404 too.
     public func requireReach(_ principal: Principal, patient: String) throws {
         switch principal.role {
         case .admin:
-            throw APIError.forbidden("Admin tokens manage patients, care teams and tokens; they do not access patient data.")
+            throw APIError.notFound("No such patient.")
         case .device:
             guard principal.token.patient == patient, try store.patient(id: patient) != nil else {
                 throw APIError.notFound("No such patient.")
