@@ -15,4 +15,4 @@ if ! python3 -c "import httptools" 2>/dev/null; then
 fi
 
 swift build --product http-bench-server
-python3 scripts/http-differential.py "$(swift build --show-bin-path)/http-bench-server" --mutants "${HTTP_DIFF_MUTANTS:-3000}"
+python3 scripts/http-differential.py "$(swift build --show-bin-path)/http-bench-server" --mutants "${HTTP_DIFF_MUTANTS:-10000}"

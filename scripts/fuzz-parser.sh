@@ -2,7 +2,7 @@
 # libFuzzer over the HTTP request parser (not in CI).
 #   scripts/fuzz-parser.sh [seconds]   (default 600)
 # swift build cannot link -sanitize=fuzzer here, so the parser sources are compiled directly with swiftc.
-# Seeds: the smuggling and valid requests of the tests (scripts/fuzz/seeds), written out by this script.
+# Seeds: the valid and smuggling requests of the tests, written to .build/fuzz/seeds by scripts/fuzz/make-seeds.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"

@@ -53,7 +53,7 @@ extension HTTPServer {
             maxHeaderSize: Int = 16 * 1024,
             maxHeaderCount: Int = 100,
             headerReadTimeout: Duration = .seconds(10),
-            bodyReadTimeout: Duration = .seconds(30),
+            bodyReadTimeout: Duration = .seconds(60),
             idleTimeout: Duration = .seconds(75),
             writeTimeout: Duration = .seconds(30),
             gzipThreshold: Int = 1024,

@@ -54,16 +54,28 @@ extension RequestParser {
         let lower = target.lowercased()
         for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
             let rest = target.dropFirst(scheme.count)
-            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
-                guard !rest.isEmpty else { break }
-                return "/"
+            let cut = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            let authority = rest[..<cut]
+            guard !authority.isEmpty, authority.utf8.allSatisfy(isAuthorityChar) else {
+                throw .badRequest("invalid authority in request target")
             }
-            guard cut > rest.startIndex else { break }
+            guard cut < rest.endIndex else { return "/" }
             let tail = String(rest[cut...])
             return tail.hasPrefix("?") ? "/" + tail : tail
         }
         if method == "CONNECT" { throw .notImplemented("CONNECT") }
         throw .badRequest("unsupported request-target form")
+    }
+
+    /// host [":" port] characters of RFC 3986 (unreserved, sub-delims, pct-encoded, IP-literal brackets);
+    /// no userinfo, which RFC 9110 forbids in http(s) URIs.
+    static func isAuthorityChar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("-._~%!$&'()*+,;=:[]".utf8).contains(byte)
+        }
     }
 
     /// `field-name ":" OWS field-value OWS`; obs-fold, space before the colon, controls → 400.

@@ -50,6 +50,8 @@ struct SmugglingCase: Sendable, CustomTestStringConvertible {
         .init(name: "control in target", raw: "GET /he\u{1}llo HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         .init(name: "TE chunked then HTAB", raw: post + "Transfer-Encoding: chunked\t\r\n\r\n0\r\n\r\n", status: 501),
         .init(name: "unknown method", raw: "FOO /hello HTTP/1.1\r\nHost: a\r\n\r\n", status: 501),
+        .init(name: "quote in absolute-form authority", raw: "GET http://a\"/hello HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        .init(name: "userinfo in absolute-form", raw: "GET http://u@a/hello HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         .init(name: "empty TE element", raw: post + "Transfer-Encoding: ,chunked\r\n\r\n0\r\n\r\n", status: 400),
     ]
 }

@@ -126,3 +126,26 @@ enum Shell {
         #expect(reply.code == "unauthorized")
     }
 }
+
+/// Concurrent retries with one Idempotency-Key run the write once and all get its answer.
+@Suite(.serialized) struct ConcurrentRetryTests {
+    @Test func concurrentRetriesWriteOnce() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let body: JSONValue = ["samples": [Fixtures.steps(33)]]
+        let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, json: body,
+                                          headers: [("Idempotency-Key", "burst")])
+                }
+            }
+            return try await group.reduce(into: [TestReply]()) { $0.append($1) }
+        }
+        #expect(replies.allSatisfy { $0.status == 200 })
+        #expect(Set(replies.map(\.body)).count == 1)
+        #expect(replies.filter { $0.header("Idempotent-Replayed") == nil }.count == 1)
+        let feed = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
+        #expect(feed.json["samples"]?.arrayValue?.count == 1)
+    }
+}

@@ -14,5 +14,6 @@ public struct APILimits: Sendable, Hashable {
     public var idempotencyRetention: TimeInterval = 24 * 3600
     /// Most long polls parked at once; more is 503.
     public var maxParkedPolls = 10_000
+    /// The contract's defaults.
     public init() {}
 }

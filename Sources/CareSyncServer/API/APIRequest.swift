@@ -7,6 +7,7 @@ public struct APIRequest: Sendable {
     /// Query items in order, percent-decoded.
     public var query: [(name: String, value: String)]
     /// Header fields in order; names compare case-insensitively.
+    /// Header fields, in order.
     public var headers: [(name: String, value: String)]
     /// The body, already inflated if it was gzip.
     public var body: [UInt8]
@@ -17,6 +18,7 @@ public struct APIRequest: Sendable {
     /// The caller, when the head filter already authenticated it.
     public var principal: Principal?
 
+    /// A request from its parts (tests build them directly).
     public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
                 body: [UInt8] = [], parameters: [String: String] = [:], id: String = "", principal: Principal? = nil) {
         self.method = method; self.path = path; self.query = query; self.headers = headers
@@ -38,10 +40,13 @@ public struct APIRequest: Sendable {
 
 /// What the API answers, independent of the socket layer.
 public struct APIReply: Sendable {
+    /// The HTTP status.
     public var status: Int
     public var headers: [(name: String, value: String)]
+    /// The body bytes.
     public var body: [UInt8]
 
+    /// A reply from its parts.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status; self.headers = headers; self.body = body
     }

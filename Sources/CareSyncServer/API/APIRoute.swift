@@ -7,6 +7,7 @@ public struct APIRoute: Sendable {
     /// The handler.
     public var handler: @Sendable (APIRequest) async throws -> APIReply
 
+    /// A route: method, pattern, handler.
     public init(_ method: String, _ pattern: String, _ handler: @escaping @Sendable (APIRequest) async throws -> APIReply) {
         self.method = method; self.pattern = pattern; self.handler = handler
     }

@@ -86,7 +86,9 @@ public final class CareSyncAPI: Sendable {
         let patient = try request.parameter("patientId")
         do {
             let authenticator = self.authenticator
-            try await blocking { try authenticator.requireReach(principal, patient: patient) }
+            if !authenticator.isKnownInReach(principal, patient: patient) {
+                try await blocking { try authenticator.requireReach(principal, patient: patient) }
+            }
             let (reply, count) = try await body(principal, patient)
             recordAudit(principal, patient: patient, action: action, count: count, status: reply.status)
             return reply
@@ -124,10 +126,7 @@ public final class CareSyncAPI: Sendable {
         guard !key.isEmpty, key.utf8.count <= 255 else {
             throw APIError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
         }
-        var hasher = SHA256()
-        hasher.update(data: Array("\(request.method) \(request.path)\n".utf8))
-        hasher.update(data: request.body)
-        let hash = Array(hasher.finalize())
+        let hash = Self.requestHash(request)
         let now = clock()
         let idempotency = self.idempotency
         let tokenID = principal.tokenID

@@ -3,13 +3,21 @@ import CareSyncCore
 
 /// What an operator asks for when creating a token (command line or admin API).
 public struct TokenSpec: Sendable, Hashable {
+    /// The role of the new token.
     public var role: Role
+    /// The patient of a device token.
     public var patient: String?
+    /// The care teams of a therapist token.
     public var careTeams: [String]
+    /// The source its writes carry; default `caresync.<role>.<id>`.
     public var source: String?
+    /// Readable type names; nil means all.
     public var readTypes: [String]?
+    /// Writable type names; nil means all.
     public var writeTypes: [String]?
+    /// Days until it expires; nil means never.
     public var expiresInDays: Double?
+    /// A token request.
     public init(role: Role, patient: String? = nil, careTeams: [String] = [], source: String? = nil,
                 readTypes: [String]? = nil, writeTypes: [String]? = nil, expiresInDays: Double? = nil) {
         self.role = role; self.patient = patient; self.careTeams = careTeams; self.source = source
@@ -22,6 +30,7 @@ public struct TokenSpec: Sendable, Hashable {
 public struct AccessAdmin: Sendable {
     let store: any AccessStore
 
+    /// Operator actions over `store`.
     public init(store: any AccessStore) { self.store = store }
 
     /// Creates a patient with an IANA time zone (default UTC).

@@ -9,6 +9,7 @@ public struct PatientRecord: Hashable, Sendable {
     public var timeZone: String
     /// When the patient was created.
     public var createdAt: Date
+    /// A patient record.
     public init(id: String, timeZone: String, createdAt: Date) { self.id = id; self.timeZone = timeZone; self.createdAt = createdAt }
 }
 
@@ -20,6 +21,7 @@ public struct CareTeamRecord: Hashable, Sendable {
     public var patients: [String]
     /// When the team was created.
     public var createdAt: Date
+    /// A care team record.
     public init(name: String, patients: [String], createdAt: Date) { self.name = name; self.patients = patients; self.createdAt = createdAt }
 }
 
@@ -29,6 +31,7 @@ public struct TokenRecord: Hashable, Sendable {
     public var id: String
     /// SHA-256 of the whole token string.
     public var secretHash: [UInt8]
+    /// What the token may do.
     public var role: Role
     /// The patient of a device token.
     public var patient: String?
@@ -40,10 +43,14 @@ public struct TokenRecord: Hashable, Sendable {
     public var readTypes: Set<SampleType>?
     /// Types it may write; nil means all.
     public var writeTypes: Set<SampleType>?
+    /// When it was created.
     public var createdAt: Date
+    /// When it stops working; nil means never.
     public var expiresAt: Date?
+    /// When it was revoked; nil while it is valid.
     public var revokedAt: Date?
 
+    /// A token record.
     public init(id: String, secretHash: [UInt8], role: Role, patient: String?, careTeams: [String], source: String,
                 readTypes: Set<SampleType>?, writeTypes: Set<SampleType>?, createdAt: Date, expiresAt: Date?, revokedAt: Date? = nil) {
         self.id = id; self.secretHash = secretHash; self.role = role; self.patient = patient; self.careTeams = careTeams
@@ -56,9 +63,13 @@ public struct TokenRecord: Hashable, Sendable {
 public struct AuditRecord: Hashable, Sendable {
     /// Assigned by the store, increasing.
     public var id: Int64
+    /// When the request was answered.
     public var time: Date
+    /// The caller's token id.
     public var tokenID: String
+    /// The caller's role.
     public var role: Role
+    /// The patient touched, if any.
     public var patient: String?
     /// What was done, such as `samples.upsert` or `changes.read`.
     public var action: String
@@ -66,6 +77,7 @@ public struct AuditRecord: Hashable, Sendable {
     public var count: Int
     /// The HTTP status answered.
     public var status: Int
+    /// An audit record; the store assigns `id`.
     public init(id: Int64 = 0, time: Date, tokenID: String, role: Role, patient: String?, action: String, count: Int, status: Int) {
         self.id = id; self.time = time; self.tokenID = tokenID; self.role = role; self.patient = patient
         self.action = action; self.count = count; self.status = status
@@ -74,11 +86,15 @@ public struct AuditRecord: Hashable, Sendable {
 
 /// A filter over audit records, newest first.
 public struct AuditQuery: Hashable, Sendable {
+    /// Only this patient's records.
     public var patient: String?
+    /// Only this token's records.
     public var tokenID: String?
     /// Only records with an id below this (for paging backwards).
     public var before: Int64?
+    /// At most this many records.
     public var limit: Int
+    /// A filter.
     public init(patient: String? = nil, tokenID: String? = nil, before: Int64? = nil, limit: Int = 100) {
         self.patient = patient; self.tokenID = tokenID; self.before = before; self.limit = limit
     }

@@ -4,8 +4,22 @@ import CareSyncCore
 /// Turns an `Authorization` header into a `Principal`, and decides whether it reaches a patient.
 public struct Authenticator: Sendable {
     let store: any AccessStore
+    /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only
+    /// ever added (there is no patient deletion or team removal), so a positive answer stays true.
+    private let provenReach = Locked(Set<String>())
 
+    /// Checks tokens and reach against `store`.
     public init(store: any AccessStore) { self.store = store }
+
+    /// Whether `requireReach` already succeeded for this kind of reach (no store read needed).
+    public func isKnownInReach(_ principal: Principal, patient: String) -> Bool {
+        switch principal.role {
+        case .admin: return false
+        case .device: return principal.token.patient == patient && provenReach.withLock { $0.contains("p\u{0}" + patient) }
+        case .therapist:
+            return provenReach.withLock { set in principal.token.careTeams.contains { set.contains("t\u{0}\($0)\u{0}" + patient) } }
+        }
+    }
 
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.
     public func authenticate(authorization: String?, now: Date) throws -> Principal {
@@ -36,10 +50,13 @@ public struct Authenticator: Sendable {
             guard principal.token.patient == patient, try store.patient(id: patient) != nil else {
                 throw APIError.notFound("No such patient.")
             }
+            provenReach.withLock { _ = $0.insert("p\u{0}" + patient) }
         case .therapist:
-            guard try store.isPatient(patient, inAnyOf: principal.token.careTeams) else {
-                throw APIError.notFound("No such patient.")
+            for team in principal.token.careTeams where try store.isPatient(patient, inAnyOf: [team]) {
+                provenReach.withLock { _ = $0.insert("t\u{0}\(team)\u{0}" + patient) }
+                return
             }
+            throw APIError.notFound("No such patient.")
         }
     }
 

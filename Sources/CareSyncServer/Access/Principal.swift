@@ -12,6 +12,7 @@ public struct Principal: Sendable, Hashable {
     /// The source stamped on writes.
     public var source: String { token.source }
 
+    /// The caller holding `token`.
     public init(token: TokenRecord) { self.token = token }
 
     /// Whether the token may read samples of `type`.

@@ -5,22 +5,26 @@ extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/weekly-reports: stored by the derived-identifier rules, or ignored.
     func postReport(_ request: APIRequest) async throws -> APIReply {
         try await patientScoped(request, action: "reports.upsert") { principal, patient in
-            var count = 0
-            let reply = try await self.idempotent(request, principal: principal) {
-                let input = try ReportWire.decode(try self.jsonBody(request), callerSource: principal.source,
-                                                  maxSamples: self.limits.maxItemsPerRequest)
-                count = input.samples.count
-                try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
-                let store = self.store, source = principal.source, now = self.clock()
-                let result = try await self.timedWrite("report") { try store.upsertReport(input, patient: patient, source: source, now: now) }
-                if result.outcome != .ignored { self.notifier.signal(patient) }
-                return APIReply.json([
+            let input = try ReportWire.decode(try self.jsonBody(request), callerSource: principal.source,
+                                              maxSamples: self.limits.maxItemsPerRequest)
+            try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
+            let source = principal.source, now = self.clock()
+            let render: @Sendable (WeeklyReportUpsertResult) -> APIReply = { result in
+                APIReply.json([
                     "outcome": .string(result.outcome.rawValue),
                     "anchor": .string(AnchorWire.encode(result.anchor)),
                     "report": ReportWire.encode(self.visible(result.report, to: principal)),
                 ])
             }
-            return (reply, count)
+            let reply = try await self.keyedWrite(request, principal: principal, operation: "report",
+                write: { store in try store.upsertReport(input, patient: patient, source: source, now: now) },
+                writer: { w in
+                    let (outcome, stored) = try w.upsertReport(input, patient: patient, source: source, now: now)
+                    return WeeklyReportUpsertResult(outcome: outcome, anchor: try w.headAnchor(), report: stored)
+                },
+                render: render,
+                committed: { result in if result.outcome != .ignored { self.notifier.signal(patient) } })
+            return (reply, input.samples.count)
         }
     }
 

@@ -5,39 +5,54 @@ extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/samples: one transaction; 422 with every bad index, nothing stored.
     func postSamples(_ request: APIRequest) async throws -> APIReply {
         try await patientScoped(request, action: "samples.upsert") { principal, patient in
-            var count = 0
-            let reply = try await self.idempotent(request, principal: principal) {
-                let body = try self.jsonBody(request)
-                guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
-                guard let items = object["samples"]?.arrayValue else {
-                    throw APIError.validation([ValidationProblem(index: nil, field: "samples", message: "an array of samples is required")])
-                }
-                guard items.count <= self.limits.maxItemsPerRequest else {
-                    throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) samples per request; nothing was stored.")
-                }
-                count = items.count
-                var problems: [ValidationProblem] = []
-                var inputs: [SampleInput] = []
-                inputs.reserveCapacity(items.count)
-                let options = SampleWire.Options(callerSource: principal.source)
-                for (i, item) in items.enumerated() {
-                    if let input = SampleWire.decode(item, index: i, options: options, problems: &problems) { inputs.append(input) }
-                }
-                guard problems.isEmpty else { throw APIError.validation(problems) }
-                try self.requireWritable(inputs.map(\.type), principal: principal)
-                let store = self.store, source = principal.source, now = self.clock()
-                let result = try await self.timedWrite("samples") { [inputs] in try store.upsert(inputs, patient: patient, source: source, now: now) }
-                self.recordOutcomes(result.results)
-                if result.results.contains(where: { if case .ignored = $0.outcome { false } else { true } }) {
-                    self.notifier.signal(patient)
-                }
-                return APIReply.json([
-                    "anchor": .string(AnchorWire.encode(result.anchor)),
-                    "results": .array(result.results.map(Self.encode)),
-                ])
+            let body = try self.jsonBody(request)
+            guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
+            guard let items = object["samples"]?.arrayValue else {
+                throw APIError.validation([ValidationProblem(index: nil, field: "samples", message: "an array of samples is required")])
             }
-            return (reply, count)
+            guard items.count <= self.limits.maxItemsPerRequest else {
+                throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) samples per request; nothing was stored.")
+            }
+            var problems: [ValidationProblem] = []
+            var decoded: [SampleInput] = []
+            decoded.reserveCapacity(items.count)
+            let options = SampleWire.Options(callerSource: principal.source)
+            for (i, item) in items.enumerated() {
+                if let input = SampleWire.decode(item, index: i, options: options, problems: &problems) { decoded.append(input) }
+            }
+            guard problems.isEmpty else { throw APIError.validation(problems) }
+            try self.requireWritable(decoded.map(\.type), principal: principal)
+            let inputs = decoded, source = principal.source, now = self.clock()
+            let reply = try await self.keyedWrite(request, principal: principal, operation: "samples",
+                write: { store in try store.upsert(inputs, patient: patient, source: source, now: now) },
+                writer: { w in
+                    let results = try w.upsert(inputs, patient: patient, source: source, now: now)
+                    return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
+                },
+                render: { result in
+                    APIReply.json(["anchor": .string(AnchorWire.encode(result.anchor)), "results": .array(result.results.map(Self.encode))])
+                },
+                committed: { result in
+                    self.recordOutcomes(result.results)
+                    if result.results.contains(where: { if case .ignored = $0.outcome { false } else { true } }) {
+                        self.notifier.signal(patient)
+                    }
+                })
+            return (reply, items.count)
         }
+    }
+
+    /// The answer to a delete request.
+    static func render(_ result: DeleteBatchResult) -> APIReply {
+        APIReply.json([
+            "anchor": .string(AnchorWire.encode(result.anchor)),
+            "results": .array(result.results.map { r in
+                var o: [String: JSONValue] = ["outcome": .string(r.outcome.rawValue)]
+                o["uuid"] = r.uuid.map { .string($0.uuidString) } ?? .null
+                if let s = r.syncIdentifier { o["syncIdentifier"] = .string(s) }
+                return .object(o)
+            }),
+        ])
     }
 
     static func encode(_ r: UpsertItemResult) -> JSONValue {
@@ -76,49 +91,42 @@ extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/samples/delete: own source only; every deletion leaves a tombstone.
     func deleteSamples(_ request: APIRequest) async throws -> APIReply {
         try await patientScoped(request, action: "samples.delete") { principal, patient in
-            var count = 0
-            let reply = try await self.idempotent(request, principal: principal) {
-                let body = try self.jsonBody(request)
-                guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
-                var problems: [ValidationProblem] = []
-                var uuids: [UUID] = []
-                var identifiers: [String] = []
-                for field in ["uuids", "syncIdentifiers"] {
-                    guard let v = object[field], v != .null else { continue }
-                    guard let list = v.arrayValue else { problems.append(ValidationProblem(index: nil, field: field, message: "must be an array of strings")); continue }
-                    for (i, item) in list.enumerated() {
-                        guard let s = item.stringValue else { problems.append(ValidationProblem(index: i, field: field, message: "must be a string")); continue }
-                        if field == "uuids" {
-                            if let u = UUID(uuidString: s) { uuids.append(u) } else { problems.append(ValidationProblem(index: i, field: field, message: "not a UUID")) }
-                        } else if s.isEmpty { problems.append(ValidationProblem(index: i, field: field, message: "must not be empty")) }
-                        else { identifiers.append(s) }
-                    }
+            let body = try self.jsonBody(request)
+            guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
+            var problems: [ValidationProblem] = []
+            var uuids: [UUID] = []
+            var identifiers: [String] = []
+            for field in ["uuids", "syncIdentifiers"] {
+                guard let v = object[field], v != .null else { continue }
+                guard let list = v.arrayValue else { problems.append(ValidationProblem(index: nil, field: field, message: "must be an array of strings")); continue }
+                for (i, item) in list.enumerated() {
+                    guard let s = item.stringValue else { problems.append(ValidationProblem(index: i, field: field, message: "must be a string")); continue }
+                    if field == "uuids" {
+                        if let u = UUID(uuidString: s) { uuids.append(u) } else { problems.append(ValidationProblem(index: i, field: field, message: "not a UUID")) }
+                    } else if s.isEmpty { problems.append(ValidationProblem(index: i, field: field, message: "must not be empty")) }
+                    else { identifiers.append(s) }
                 }
-                if object["uuids"] == nil && object["syncIdentifiers"] == nil {
-                    problems.append(ValidationProblem(index: nil, field: "uuids", message: "give uuids and/or syncIdentifiers"))
-                }
-                guard problems.isEmpty else { throw APIError.validation(problems) }
-                guard uuids.count + identifiers.count <= self.limits.maxItemsPerRequest else {
-                    throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) deletions per request; nothing was deleted.")
-                }
-                count = uuids.count + identifiers.count
-                let store = self.store, source = principal.source, now = self.clock()
-                let result = try await self.timedWrite("delete") { [uuids, identifiers] in
-                    try store.delete(uuids: uuids, syncIdentifiers: identifiers, patient: patient, source: source, now: now)
-                }
-                self.metrics.recordSamplesIngested(result.results.filter { $0.outcome == .deleted }.count, outcome: "deleted")
-                if result.results.contains(where: { $0.outcome == .deleted }) { self.notifier.signal(patient) }
-                return APIReply.json([
-                    "anchor": .string(AnchorWire.encode(result.anchor)),
-                    "results": .array(result.results.map { r in
-                        var o: [String: JSONValue] = ["outcome": .string(r.outcome.rawValue)]
-                        o["uuid"] = r.uuid.map { .string($0.uuidString) } ?? .null
-                        if let s = r.syncIdentifier { o["syncIdentifier"] = .string(s) }
-                        return .object(o)
-                    }),
-                ])
             }
-            return (reply, count)
+            if object["uuids"] == nil && object["syncIdentifiers"] == nil {
+                problems.append(ValidationProblem(index: nil, field: "uuids", message: "give uuids and/or syncIdentifiers"))
+            }
+            guard problems.isEmpty else { throw APIError.validation(problems) }
+            guard uuids.count + identifiers.count <= self.limits.maxItemsPerRequest else {
+                throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) deletions per request; nothing was deleted.")
+            }
+            let targets = uuids, names = identifiers, source = principal.source, now = self.clock()
+            let reply = try await self.keyedWrite(request, principal: principal, operation: "delete",
+                write: { store in try store.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now) },
+                writer: { w in
+                    let results = try w.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now)
+                    return DeleteBatchResult(anchor: try w.headAnchor(), results: results)
+                },
+                render: Self.render,
+                committed: { result in
+                    self.metrics.recordSamplesIngested(result.results.filter { $0.outcome == .deleted }.count, outcome: "deleted")
+                    if result.results.contains(where: { $0.outcome == .deleted }) { self.notifier.signal(patient) }
+                })
+            return (reply, targets.count + names.count)
         }
     }
 }

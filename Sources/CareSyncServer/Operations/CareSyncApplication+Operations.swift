@@ -1,11 +1,9 @@
 import Logging
 
 extension CareSyncApplication {
-    /// Starts what runs beside the listener: the tombstone retention job, and sampling of the open
-    /// connection count into `metrics`. `caresync serve` calls it after `start()` and stops it after `shutdown()`.
+    /// Starts what runs beside the listener: the tombstone retention job (at once, then hourly).
+    /// `caresync serve` calls it after `start()` and stops it before `shutdown()`.
     public func startOperations(metrics: ServerMetrics, logger: Logger = Logger(label: "caresync.retention")) -> OperationsHandle {
-        let http = self.http
-        metrics.onCollect { $0.setOpenConnections(http.connectionCount) }
         let retention = RetentionJob(
             store: api.store, retentionDays: configuration.tombstoneRetentionDays, metrics: metrics, logger: logger)
         retention.start()

@@ -22,32 +22,27 @@ public final class CareSyncApplication: Sendable {
         self.api = api; self.http = http; self.database = database; self.configuration = configuration; self.logger = logger
     }
 
-    /// Binds and starts serving, and starts the retention job; returns the bound port (the chosen one for port 0).
+    /// Binds and starts serving, and an hourly purge of expired idempotency records; returns the bound
+    /// port (the chosen one for port 0). Tombstone retention is `startOperations`' job.
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
-        let job = Task { [api, configuration, logger] in
+        let job = Task { [api, logger] in
             while !Task.isCancelled {
-                _ = try? await api.executor.run { Self.runRetention(api: api, configuration: configuration, logger: logger) }
+                do {
+                    let idempotency = api.idempotency, store = api.store, now = Date()
+                    try await api.executor.run {
+                        try idempotency.purge(now: now)
+                        _ = try (store as? SQLiteSyncStore)?.purgeIdempotencyRecords(now: now)
+                    }
+                } catch {
+                    logger.error("idempotency.purge_failed", metadata: ["error": "\(type(of: error))"])
+                }
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
         maintenance.withLock { $0 = job }
         return port
-    }
-
-    /// Purges tombstones older than the retention horizon and expired idempotency records.
-    static func runRetention(api: CareSyncAPI, configuration: Configuration, logger: Logger) {
-        let now = Date()
-        do {
-            let horizon = now.addingTimeInterval(-Double(configuration.tombstoneRetentionDays) * 86_400)
-            let purged = try api.store.purgeTombstones(before: horizon)
-            api.metrics.recordTombstonesPurged(purged)
-            try api.idempotency.purge(now: now)
-            if purged > 0 { logger.info("retention.purged", metadata: ["retention.tombstones": "\(purged)"]) }
-        } catch {
-            logger.error("retention.failed", metadata: ["error": "\(type(of: error))"])
-        }
     }
 
     /// Stops accepting, answers parked long polls, lets requests in flight finish, flushes the audit log.
@@ -92,6 +87,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
+    metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
     return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)
 }
 

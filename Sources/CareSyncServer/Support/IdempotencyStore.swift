@@ -4,9 +4,13 @@ import Foundation
 public struct IdempotentReply: Hashable, Sendable {
     /// SHA-256 of method, path and body of the first request.
     public var requestHash: [UInt8]
+    /// The status of the first answer.
     public var status: Int
+    /// The body of the first answer.
     public var body: [UInt8]
+    /// When it may be forgotten.
     public var expiresAt: Date
+    /// A stored answer.
     public init(requestHash: [UInt8], status: Int, body: [UInt8], expiresAt: Date) {
         self.requestHash = requestHash; self.status = status; self.body = body; self.expiresAt = expiresAt
     }

@@ -10,6 +10,7 @@ public enum SampleWire {
         public var allowsIdentity = true
         /// The caller's source; a sample naming another one is refused.
         public var callerSource: String
+        /// Options for a caller with `callerSource`.
         public init(allowsIdentity: Bool = true, callerSource: String) {
             self.allowsIdentity = allowsIdentity; self.callerSource = callerSource
         }

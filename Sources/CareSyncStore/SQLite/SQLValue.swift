@@ -1,9 +1,14 @@
 /// A value bound to or read from SQLite: one of its five storage classes.
 public enum SQLValue: Hashable, Sendable {
+    /// SQL NULL.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// A 64-bit float.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Raw bytes.
     case blob([UInt8])
 }
 

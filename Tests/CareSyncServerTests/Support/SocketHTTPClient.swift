@@ -12,19 +12,20 @@ struct SocketHTTPClient: Sendable {
 
     /// Sends one request and reads the whole response (Content-Length or chunked).
     func send(method: String, path: String, headers: [(String, String)], body: [UInt8]) async throws -> TestReply {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.sendBlocking(method: method, path: path, headers: headers, body: body) })
-            }
-        }
+        try await onOwnThread { try self.sendBlocking(method: method, path: path, headers: headers, body: body) }
     }
 
     /// Writes raw bytes and reads the response until the server closes (or 90 s pass).
     func exchange(raw: [UInt8]) async throws -> TestReply {
+        try await onOwnThread { try self.exchangeBlocking(raw: raw) }
+    }
+
+    /// Runs blocking socket work on a thread of its own: a long poll must not hold one of the few
+    /// threads of Dispatch's global pool, which the server under test shares.
+    private func onOwnThread(_ body: @escaping @Sendable () throws -> TestReply) async throws -> TestReply {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.exchangeBlocking(raw: raw) })
-            }
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.start()
         }
     }
 
