@@ -80,15 +80,22 @@ enum StatisticsFetch {
 
         mutating func index(_ text: UnsafePointer<UInt8>?, _ count: Int, into input: inout StatisticsInput) -> Int32 {
             let bytes = UnsafeBufferPointer(start: text, count: text == nil ? 0 : count)
-            if last >= 0 && known[last].bytes.elementsEqual(bytes) { return known[last].index }
-            for (position, entry) in known.enumerated() where entry.bytes.elementsEqual(bytes) {
+            if last >= 0 && Self.same(known[last].bytes, bytes) { return known[last].index }
+            for position in known.indices where Self.same(known[position].bytes, bytes) {
                 last = position
-                return entry.index
+                return known[position].index
             }
             let name = String(decoding: bytes, as: UTF8.self)
             known.append((Array(bytes), input.sourceIndex(name)))
             last = known.count - 1
             return known[last].index
+        }
+
+        /// Byte equality by length and `memcmp` (the generic `elementsEqual` showed up in profiles).
+        private static func same(_ stored: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard stored.count == bytes.count else { return false }
+            guard let base = bytes.baseAddress, !stored.isEmpty else { return true }
+            return stored.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
         }
     }
 }
