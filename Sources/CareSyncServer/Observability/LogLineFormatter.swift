@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Logging
 
 /// Turns one log event into one line: a JSON object, or readable text.
@@ -52,26 +53,5 @@ struct LogLineFormatter: Sendable {
     }
 
     /// A JSON string literal; control characters escaped so a line stays one line.
-    static func json(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func json(_ string: String) -> String { JSONText.quoted(string) }
 }
