@@ -114,19 +114,9 @@ extension CommandLineFailClosedTests {
     @Test func healthcheckExitsZeroWhileServingAndOneAfterStop() throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: Self.executable)
-        serve.arguments = ["serve", "--port", "0"]
-        serve.environment = sandbox.environment
-        let out = Pipe()
-        serve.standardOutput = out
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        defer { if serve.isRunning { serve.terminate() } }
-        var line: [UInt8] = []
-        while let byte = out.fileHandleForReading.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
-        let match = try #require(String(decoding: line, as: UTF8.self).wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
-        let port = String(match.1)
+        let server = try ServeProcess.start(executable: Self.executable, environment: sandbox.environment)
+        defer { server.stop() }
+        let serve = server.process, port = String(server.port)
 
         #expect(try Self.run(["healthcheck", "--port", port], environment: sandbox.environment).status == 0)
         kill(serve.processIdentifier, SIGTERM)

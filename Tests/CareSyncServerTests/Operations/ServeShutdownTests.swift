@@ -22,19 +22,10 @@ import Testing
         tokenProcess.waitUntilExit()
         #expect(tokenProcess.terminationStatus == 0 && !secret.isEmpty)
 
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: CLI.executable)
-        serve.arguments = ["serve", "--port", "0"]
-        serve.environment = sandbox.environment
-        let out = Pipe()
-        serve.standardOutput = out
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        defer { if serve.isRunning { serve.terminate() } }
-        var line: [UInt8] = []
-        while let byte = out.fileHandleForReading.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
-        let match = try #require(String(decoding: line, as: UTF8.self).wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
-        let client = SocketHTTPClient(port: try #require(Int(match.1)))
+        let server = try ServeProcess.start(executable: CLI.executable, environment: sandbox.environment)
+        defer { server.stop() }
+        let serve = server.process
+        let client = SocketHTTPClient(port: server.port)
         let auth = [("Authorization", "Bearer \(secret)")]
 
         let first = try await client.send(method: "GET", path: "/v1/patients/P1/changes", headers: auth, body: [])

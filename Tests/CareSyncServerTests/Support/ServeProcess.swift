@@ -1,0 +1,32 @@
+import Foundation
+
+/// `caresync serve --port 0` as a child process, with the port its ready line announced.
+struct ServeProcess {
+    struct NoReadyLine: Error { let line: String }
+
+    let process: Process
+    let port: Int
+
+    /// Starts the server and reads its one `listening on http://127.0.0.1:P` line.
+    static func start(executable: String, environment: [String: String]) throws -> ServeProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["serve", "--port", "0"]
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line: [UInt8] = []
+        while let byte = out.fileHandleForReading.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let match = text.wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/), let port = Int(match.1) else {
+            if process.isRunning { process.terminate() }
+            throw NoReadyLine(line: text)
+        }
+        return ServeProcess(process: process, port: port)
+    }
+
+    /// Ends the server if it still runs (SIGTERM).
+    func stop() { if process.isRunning { process.terminate() } }
+}
