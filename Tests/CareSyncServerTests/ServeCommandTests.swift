@@ -42,17 +42,9 @@ import Testing
         #expect(secret.hasPrefix("cs_") && !secret.contains("\n") && token.stdout.hasSuffix("\n"))
         #expect(try run(["token", "create", "--role", "device", "--patient", "nobody"], environment: env).status != 0)
 
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0"]
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = try readLine(out.fileHandleForReading)
-        let match = try #require(line.wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
-        let port = try #require(Int(match.1))
+        let server = try ServeProcess.start(executable: Self.executable.path, environment: env)
+        defer { server.stop() }
+        let process = server.process, port = server.port
         #expect(port > 0)
 
         let health = try await SocketHTTPClient(port: port).send(method: "GET", path: "/healthz", headers: [], body: [])
@@ -65,19 +57,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        let rest = server.output.readDataToEndOfFile()
         #expect(rest.isEmpty, "serve must print exactly one line")
     }
 
-    /// Reads one line (without its newline) from a pipe.
-    func readLine(_ handle: FileHandle) throws -> String {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = handle.readData(ofLength: 1)
-            guard let byte = chunk.first else { break }
-            if byte == 10 { break }
-            bytes.append(byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

@@ -6,6 +6,18 @@ Kinto's `_since` + `Next-Page`, and print the wall time. Usage:
 """
 import gzip, http.client, json, sys, time, urllib.parse
 
+def get_page(conn, path, headers):
+    """GETs one page; returns the decoded JSON, the bytes on the wire and the response (for its headers)."""
+    conn.request("GET", path, headers=headers)
+    r = conn.getresponse()
+    raw = r.read()
+    assert r.status == 200, (r.status, raw[:200])
+    size = len(raw)
+    if r.getheader("Content-Encoding") == "gzip":
+        raw = gzip.decompress(raw)
+    return json.loads(raw), size, r
+
+
 def main():
     kind, base, target, auth, limit = sys.argv[1:6]
     url = urllib.parse.urlparse(base)
@@ -18,14 +30,8 @@ def main():
         anchor = None
         while True:
             path = f"/v1/patients/{target}/changes?limit={limit}" + (f"&anchor={anchor}" if anchor else "")
-            conn.request("GET", path, headers=headers)
-            r = conn.getresponse()
-            raw = r.read()
-            wire += len(raw)
-            assert r.status == 200, (r.status, raw[:200])
-            if r.getheader("Content-Encoding") == "gzip":
-                raw = gzip.decompress(raw)
-            page = json.loads(raw)
+            page, size, r = get_page(conn, path, headers)
+            wire += size
             items += len(page["samples"]) + len(page["deletedObjects"])
             pages += 1
             anchor = page["anchor"]
@@ -34,14 +40,8 @@ def main():
     else:
         path = f"{target}/records?_since=0&_sort=last_modified&_limit={limit}"
         while path:
-            conn.request("GET", path, headers=headers)
-            r = conn.getresponse()
-            raw = r.read()
-            wire += len(raw)
-            assert r.status == 200, (r.status, raw[:200])
-            if r.getheader("Content-Encoding") == "gzip":
-                raw = gzip.decompress(raw)
-            page = json.loads(raw)
+            page, size, r = get_page(conn, path, headers)
+            wire += size
             items += len(page["data"])
             pages += 1
             nxt = r.getheader("Next-Page")

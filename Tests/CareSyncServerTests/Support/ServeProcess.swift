@@ -6,6 +6,8 @@ struct ServeProcess {
 
     let process: Process
     let port: Int
+    /// The server's stdout, read up to and including the ready line.
+    let output: FileHandle
 
     /// Starts the server and reads its one `listening on http://127.0.0.1:P` line.
     static func start(executable: String, environment: [String: String]) throws -> ServeProcess {
@@ -24,7 +26,7 @@ struct ServeProcess {
             if process.isRunning { process.terminate() }
             throw NoReadyLine(line: text)
         }
-        return ServeProcess(process: process, port: port)
+        return ServeProcess(process: process, port: port, output: out.fileHandleForReading)
     }
 
     /// Ends the server if it still runs (SIGTERM).
