@@ -35,6 +35,7 @@ public final class Database: @unchecked Sendable {
     private let writer: Connection
     private let writerQueue: DispatchQueue
     private let writerKey = DispatchSpecificKey<Bool>()
+    private let groupCommit = GroupCommit()
     private let poolLock = NSLock()
     private var idleReaders: [Connection] = []
     private let readerSlots: DispatchSemaphore
@@ -49,10 +50,28 @@ public final class Database: @unchecked Sendable {
         writerQueue.setSpecific(key: writerKey, value: true)
     }
 
-    /// Runs `body` on the writer connection inside `BEGIN IMMEDIATE` … `COMMIT` (rolled back if it throws).
+    /// Runs `body` on the writer connection inside a `BEGIN IMMEDIATE` transaction and returns after its
+    /// `COMMIT`; when it throws, nothing it wrote stays. Concurrent calls may share one transaction and one
+    /// commit (`GroupCommit`), each in a savepoint of its own: so `body` must not end the transaction itself.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        try writeWithoutTransaction { db in try db.transaction(.immediate) { try body(db) } }
+        precondition(DispatchQueue.getSpecific(key: writerKey) == nil, "Database.write called inside write: deadlock")
+        return try withoutActuallyEscaping(body) { body in
+            var result: T?
+            let job = GroupCommit.Job { db in result = try body(db) }
+            groupCommit.perform(job) { group in
+                writerQueue.sync { groupCommit.execute(group, on: writer) }
+            }
+            if let error = job.error { throw error }
+            guard let result else { preconditionFailure("a finished write job without a result") }
+            return result
+        }
     }
+
+    /// Transactions committed by `write` so far; fewer than the calls when concurrent writes shared a commit.
+    public var committedTransactions: Int { groupCommit.committedTransactions }
+
+    /// Writes waiting for the next group commit (tests use it to line callers up).
+    var queuedWrites: Int { groupCommit.queuedJobs }
 
     /// Runs `body` on the writer connection with no transaction around it (PRAGMAs, VACUUM, migrations).
     public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
