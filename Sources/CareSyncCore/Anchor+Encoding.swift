@@ -28,9 +28,26 @@ extension Anchor {
         bytes.append(contentsOf: id)
         let sum = Self.checksum(bytes)
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: sum >> UInt32(shift))) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Self.base64URL(bytes)
+    }
+
+    /// Base64url of `bytes` without padding (RFC 4648 §5), written directly: it is on every write's answer.
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var i = 0
+        while i + 3 <= bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            for shift in [18, 12, 6, 0] { out.append(alphabet[Int(n >> UInt32(shift) & 63)]) }
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            for shift in [18, 12, 6].prefix(rest + 1) { out.append(alphabet[Int(n >> UInt32(shift) & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes a client's anchor for the store `expectedStoreID`; throws `SyncError.invalidAnchor`.

@@ -70,7 +70,10 @@ extension Connection {
             phase = .body
             return
         }
-        if core.pipeline.headFilter != nil {
+        // A body already here in full (a small POST in one packet) saves nothing by a refusal before it is
+        // read: the filter then runs in the handler's task, one hop instead of two, and a refusal keeps the
+        // connection (the body was consumed).
+        if core.pipeline.headFilter != nil, !bodyIsBuffered(parsed) {
             phase = .filtering
             deadline = 0
             let core = self.core
@@ -84,6 +87,12 @@ extension Connection {
             return
         }
         startBody()
+    }
+
+    /// Whether the whole fixed-length body of `parsed` already sits in the read buffer (and nobody waits for 100).
+    private func bodyIsBuffered(_ parsed: ParsedHead) -> Bool {
+        guard !parsed.chunked, !parsed.expectContinue, let length = parsed.contentLength else { return false }
+        return length <= buffer.count - readIndex
     }
 
     /// The head filter decided: refuse without reading the body, or send `100 Continue` and read it.

@@ -11,6 +11,17 @@ import Testing
         #expect(try Anchor(encoded: text, expectedStoreID: "8C2F0D1E-store") == anchor)
     }
 
+    @Test func base64URLMatchesFoundationsBase64ForEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Anchor.base64URL(bytes) == expected, "bytes \(bytes)")
+        }
+    }
+
     @Test func anotherStoreIsInvalid() {
         let text = Anchor(storeID: "A", sequence: 9).encoded
         #expect(throws: SyncError.invalidAnchor) { try Anchor(encoded: text, expectedStoreID: "B") }

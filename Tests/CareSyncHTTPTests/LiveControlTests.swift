@@ -36,6 +36,20 @@ extension LiveTests {
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
+        @Test func refusedHeadWhoseBodyCameAlongIsStill401AndKeepsTheConnection() async throws {
+            let (server, port) = try TestServer.start(headFilter: Self.authFilter)
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer bad\r\nContent-Length: 4\r\n\r\nbody")
+            let refused = try client.read()
+            #expect(refused.status == 401)
+            #expect(refused.header("Connection") != "close")
+            client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nContent-Length: 2\r\n\r\nok")
+            let reply = try client.read()
+            #expect(reply.status == 200)
+            #expect(reply.text == "ok")
+            await server.shutdown(gracePeriod: .seconds(1))
+        }
+
         @Test func tooLargeBodyIs413BeforeContinue() async throws {
             var configuration = TestServer.configuration()
             configuration.maxBodySize = 100
