@@ -28,13 +28,14 @@ import Testing
             directory = try TemporaryDirectory("caresync-group")
             database = try Database(path: directory.path("g.sqlite"))
             try database.writeWithoutTransaction { try $0.execute("CREATE TABLE t (x INTEGER UNIQUE)") }
-            let release = self.release
+            let release = self.release, leading = DispatchSemaphore(value: 0)
             start("leader") { db in
                 try db.execute("INSERT INTO t VALUES (0)")
+                leading.signal()
                 release.wait()
                 return 0
             }
-            wait(queued: 0)
+            leading.wait()
         }
 
         /// Starts a writer on a thread of its own and returns once it is running `write`.
@@ -125,5 +126,35 @@ import Testing
             // The leader's, and a new one for c.
             #expect(lineup.database.committedTransactions == 2)
         }
+    }
+
+    @Test func asynchronousWritesJoinTheGroupsOfBlockingOnes() async throws {
+        let lineup = try await onDedicatedThread { try Lineup() }
+        let database = lineup.database
+        let tasks = (Int64(1)...6).map { x in
+            Task {
+                try await database.asyncWrite { db -> Int64 in
+                    try db.execute("INSERT INTO t VALUES (?)", [.integer(x)])
+                    if x == 3 { throw Planned(name: "three") }
+                    return x
+                }
+            }
+        }
+        try await onDedicatedThread {
+            lineup.wait(queued: 6)
+            lineup.queue("blocking", x: 7)
+        }
+        let rows = try await onDedicatedThread { lineup.finish() }
+        for (x, task) in zip(Int64(1)...6, tasks) {
+            if x == 3 {
+                await #expect(throws: Planned(name: "three")) { try await task.value }
+            } else {
+                #expect(try await task.value == x)
+            }
+        }
+        #expect(rows == [0, 1, 2, 4, 5, 6, 7])
+        #expect(lineup.outcomes["blocking"] == .success(7))
+        // The leader's transaction, then one for the six asynchronous writes and the blocking one.
+        #expect(database.committedTransactions == 2)
     }
 }

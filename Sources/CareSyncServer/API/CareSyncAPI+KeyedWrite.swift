@@ -15,12 +15,17 @@ extension CareSyncAPI {
         committed: (T) -> Void
     ) async throws -> APIReply {
         let store = self.store
-        guard let key = request.header("Idempotency-Key"), let sqlite = store as? SQLiteSyncStore else {
+        guard let sqlite = store as? SQLiteSyncStore else {
             return try await idempotent(request, principal: principal) {
                 let value = try await timedWrite(operation) { try write(store) }
                 committed(value)
                 return render(value)
             }
+        }
+        guard let key = request.header("Idempotency-Key") else {
+            let value = try await timedAsyncWrite(operation) { try await sqlite.asyncWrite(writer) }
+            committed(value)
+            return render(value)
         }
         guard !key.isEmpty, key.utf8.count <= 255 else {
             throw APIError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
@@ -28,8 +33,8 @@ extension CareSyncAPI {
         let hash = Self.requestHash(request)
         let scope = IdempotencyKey(scope: principal.tokenID, key: key)
         let now = clock(), lifetime = limits.idempotencyRetention
-        let result = try await timedWrite(operation) {
-            try sqlite.idempotentWrite(key: scope, requestHash: hash, now: now, lifetime: lifetime) { w in
+        let result = try await timedAsyncWrite(operation) {
+            try await sqlite.asyncIdempotentWrite(key: scope, requestHash: hash, now: now, lifetime: lifetime) { w in
                 let value = try writer(w)
                 let reply = render(value)
                 return (value: (value, reply), status: reply.status, response: reply.body)

@@ -53,6 +53,17 @@ public final class CareSyncAPI: Sendable {
         return try await blocking(body)
     }
 
+    /// Awaits a store write that blocks no thread, records its duration; store errors become API errors.
+    func timedAsyncWrite<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { metrics.recordDatabaseWrite(operation: operation, duration: ContinuousClock.now - started) }
+        do {
+            return try await body()
+        } catch let e as SyncError {
+            throw APIError.from(e)
+        }
+    }
+
     /// Runs blocking store work off the cooperative pool; store errors become API errors.
     func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         do {

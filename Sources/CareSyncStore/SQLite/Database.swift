@@ -35,7 +35,7 @@ public final class Database: @unchecked Sendable {
     private let writer: Connection
     private let writerQueue: DispatchQueue
     private let writerKey = DispatchSpecificKey<Bool>()
-    private let groupCommit = GroupCommit()
+    private let groupCommit: GroupCommit
     private let poolLock = NSLock()
     private var idleReaders: [Connection] = []
     private let readerSlots: DispatchSemaphore
@@ -48,6 +48,7 @@ public final class Database: @unchecked Sendable {
         self.writerQueue = DispatchQueue(label: "caresync.database.writer")
         self.readerSlots = DispatchSemaphore(value: max(1, configuration.maximumReaders))
         writerQueue.setSpecific(key: writerKey, value: true)
+        groupCommit = GroupCommit(writer: writer, writerQueue: writerQueue)
     }
 
     /// Runs `body` on the writer connection inside a `BEGIN IMMEDIATE` transaction and returns after its
@@ -57,13 +58,24 @@ public final class Database: @unchecked Sendable {
         precondition(DispatchQueue.getSpecific(key: writerKey) == nil, "Database.write called inside write: deadlock")
         return try withoutActuallyEscaping(body) { body in
             var result: T?
-            let job = GroupCommit.Job { db in result = try body(db) }
-            groupCommit.perform(job) { group in
-                writerQueue.sync { groupCommit.execute(group, on: writer) }
-            }
+            let job = GroupCommit.Job(blocking: { db in result = try body(db) })
+            groupCommit.perform(job)
             if let error = job.error { throw error }
             guard let result else { preconditionFailure("a finished write job without a result") }
             return result
+        }
+    }
+
+    /// `write` without blocking a thread: suspends until the commit that holds `body` returned.
+    public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = WriteResult<T>()
+            let job = GroupCommit.Job({ db in result.value = try body(db) }, completion: { error in
+                if let error { continuation.resume(throwing: error); return }
+                guard let value = result.value else { preconditionFailure("a finished write job without a result") }
+                continuation.resume(returning: value)
+            })
+            groupCommit.submit(job)
         }
     }
 
@@ -116,4 +128,10 @@ public final class Database: @unchecked Sendable {
         poolLock.unlock()
         readerSlots.signal()
     }
+}
+
+/// The value of an asynchronous write, handed from its body to its completion.
+private final class WriteResult<T>: @unchecked Sendable {
+    // @unchecked: set by the body and read by the completion, both on the thread that ran the group, in that order.
+    var value: T?
 }

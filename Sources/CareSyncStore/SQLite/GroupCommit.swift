@@ -1,16 +1,17 @@
 import Dispatch
 import Foundation
 
-/// Group commit: concurrent `Database.write` calls that arrive while a commit is under way share the
-/// next transaction and its one `COMMIT` (one `fsync` under `synchronous=FULL`), each inside a savepoint
-/// of its own, so one body that throws rolls back alone.
+/// Group commit: writes that arrive while a commit is under way share the next transaction and its one
+/// `COMMIT` (one `fsync` under `synchronous=FULL`), each inside a savepoint of its own, so one body that
+/// throws rolls back alone.
 ///
-/// Leader and followers: the caller that finds no commit under way leads; it takes every queued job,
-/// runs them and commits; followers sleep until their job is done or they are handed the lead. A caller
-/// returns only after the commit that holds its work returned, so "returned" still means "committed".
+/// One leader at a time runs the queued jobs as a group. A blocking caller (`Database.write`) that finds
+/// no leader leads itself; one that finds a leader sleeps until its job is done or it is handed the
+/// lead. An asynchronous caller (`Database.asyncWrite`) never waits: when nobody leads, a drain on the
+/// writer queue does. A job is reported done only after the commit that holds it returned.
 final class GroupCommit: @unchecked Sendable {
     // @unchecked: `queue` and `leading` are only touched under `lock`; a job's fields are written by the
-    // thread running it before `wake.signal()` and read by its caller after `wake.wait()`.
+    // thread running it before it is reported done, and read by its caller after that.
 
     /// One caller's write: its body, and what became of it.
     final class Job {
@@ -19,14 +20,36 @@ final class GroupCommit: @unchecked Sendable {
         var error: (any Error)?
         var finished = false
         var leads = false
-        let wake = DispatchSemaphore(value: 0)
-        init(_ body: @escaping (Connection) throws -> Void) { self.body = body }
+        /// A blocking caller sleeps on this; nil for an asynchronous one.
+        let wake: DispatchSemaphore?
+        /// Called once the job is done, for an asynchronous caller.
+        let completion: ((any Error)?) -> Void
+
+        /// A job whose caller blocks until it is done.
+        init(blocking body: @escaping (Connection) throws -> Void) {
+            self.body = body; wake = DispatchSemaphore(value: 0); completion = { _ in }
+        }
+
+        /// A job whose caller is told through `completion`.
+        init(_ body: @escaping (Connection) throws -> Void, completion: @escaping ((any Error)?) -> Void) {
+            self.body = body; wake = nil; self.completion = completion
+        }
     }
 
     private let lock = NSLock()
     private var queue: [Job] = []
     private var leading = false
     private let commits = ManagedAtomicCounter()
+    private let writer: Connection
+    private let writerQueue: DispatchQueue
+    /// Where a drain for asynchronous jobs runs.
+    private let drainQueue = DispatchQueue(label: "caresync.database.group-commit")
+
+    /// Groups run on `writer`, inside `writerQueue` (which keeps them apart from other uses of the connection).
+    init(writer: Connection, writerQueue: DispatchQueue) {
+        self.writer = writer
+        self.writerQueue = writerQueue
+    }
 
     /// Transactions committed so far (each may hold many callers' writes).
     var committedTransactions: Int { commits.value }
@@ -34,31 +57,80 @@ final class GroupCommit: @unchecked Sendable {
     /// Jobs waiting for the next group (tests use it to line callers up).
     var queuedJobs: Int { lock.withLock { queue.count } }
 
-    /// Queues `job` and returns once it is finished; `run` executes one group (on the leader's thread).
-    func perform(_ job: Job, run: ([Job]) -> Void) {
+    /// Queues a blocking job and returns once it is finished.
+    func perform(_ job: Job) {
         lock.lock()
         queue.append(job)
         if leading {
             lock.unlock()
-            job.wake.wait()
+            job.wake?.wait()
         } else {
             leading = true
             job.leads = true
             lock.unlock()
         }
         guard job.leads, !job.finished else { return }
-        let group = lock.withLock { () -> [Job] in let g = queue; queue = []; return g }
-        run(group)
-        for member in group { member.body = nil }
-        for other in group where other !== job { other.wake.signal() }
+        runNextGroup()
+        handOff()
+    }
+
+    /// Queues an asynchronous job; its completion runs after its group committed.
+    func submit(_ job: Job) {
         lock.lock()
-        if let next = queue.first {
+        queue.append(job)
+        guard !leading else { lock.unlock(); return }
+        leading = true
+        lock.unlock()
+        drainQueue.async { self.drain() }
+    }
+
+    /// Leads until no job waits, or hands the lead to a blocking caller.
+    private func drain() {
+        while true {
+            runNextGroup()
+            lock.lock()
+            guard let next = queue.first else {
+                leading = false
+                lock.unlock()
+                return
+            }
+            guard let wake = next.wake else { lock.unlock(); continue }
             next.leads = true
             lock.unlock()
-            next.wake.signal()
-        } else {
+            wake.signal()
+            return
+        }
+    }
+
+    /// Runs every queued job as one group and reports each done.
+    private func runNextGroup() {
+        let group = lock.withLock { () -> [Job] in let g = queue; queue = []; return g }
+        writerQueue.sync { execute(group, on: writer) }
+        for member in group { member.body = nil }
+        for member in group {
+            if let wake = member.wake {
+                if !member.leads { wake.signal() }
+            } else {
+                member.completion(member.error)
+            }
+        }
+    }
+
+    /// Passes a blocking leader's lead on: to the first queued blocking caller, else to a drain; or gives it up.
+    private func handOff() {
+        lock.lock()
+        guard let next = queue.first else {
             leading = false
             lock.unlock()
+            return
+        }
+        if let wake = next.wake {
+            next.leads = true
+            lock.unlock()
+            wake.signal()
+        } else {
+            lock.unlock()
+            drainQueue.async { self.drain() }
         }
     }
 

@@ -52,18 +52,32 @@ extension SQLiteSyncStore {
         key: IdempotencyKey, requestHash: [UInt8], now: Date, lifetime: TimeInterval = SQLiteSyncStore.idempotencyLifetime,
         _ body: (SyncWriter) throws -> (value: Value, status: Int, response: [UInt8])
     ) throws -> IdempotentWriteResult<Value> {
-        try write { w in
-            if let record = try Self.record(w.db, key: key, now: now) {
-                return record.requestHash == requestHash ? .replayed(record) : .keyReused
-            }
-            let (value, status, response) = try body(w)
-            try w.db.execute("""
-                INSERT OR REPLACE INTO idempotency_records
-                  (scope, key, request_hash, status, response, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [.text(key.scope), .text(key.key), .blob(requestHash), .integer(Int64(status)), .blob(response),
-                      .integer(SyncRules.milliseconds(now)), .integer(SyncRules.milliseconds(now.addingTimeInterval(lifetime)))])
-            return .performed(value)
+        try write { w in try Self.keyed(w, key: key, requestHash: requestHash, now: now, lifetime: lifetime, body) }
+    }
+
+    /// `idempotentWrite` without blocking a thread.
+    public func asyncIdempotentWrite<Value: Sendable>(
+        key: IdempotencyKey, requestHash: [UInt8], now: Date, lifetime: TimeInterval = SQLiteSyncStore.idempotencyLifetime,
+        _ body: @escaping @Sendable (SyncWriter) throws -> (value: Value, status: Int, response: [UInt8])
+    ) async throws -> IdempotentWriteResult<Value> {
+        try await asyncWrite { w in try Self.keyed(w, key: key, requestHash: requestHash, now: now, lifetime: lifetime, body) }
+    }
+
+    /// The keyed write inside its transaction: replay, refuse, or run and record.
+    private static func keyed<Value>(
+        _ w: SyncWriter, key: IdempotencyKey, requestHash: [UInt8], now: Date, lifetime: TimeInterval,
+        _ body: (SyncWriter) throws -> (value: Value, status: Int, response: [UInt8])
+    ) throws -> IdempotentWriteResult<Value> {
+        if let record = try record(w.db, key: key, now: now) {
+            return record.requestHash == requestHash ? .replayed(record) : .keyReused
         }
+        let (value, status, response) = try body(w)
+        try w.db.execute("""
+            INSERT OR REPLACE INTO idempotency_records
+              (scope, key, request_hash, status, response, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [.text(key.scope), .text(key.key), .blob(requestHash), .integer(Int64(status)), .blob(response),
+                  .integer(SyncRules.milliseconds(now)), .integer(SyncRules.milliseconds(now.addingTimeInterval(lifetime)))])
+        return .performed(value)
     }
 
     /// The unexpired record of `key`, if any (read-only lookup, e.g. before parsing a large body).

@@ -38,18 +38,40 @@ public final class SQLiteSyncStore: SyncStore {
     /// Runs `body` in one write transaction with the store's writes available, then wakes long polls of
     /// every patient it changed. Use it to combine a sync write with your own rows (audit, idempotency).
     public func write<T>(_ body: (SyncWriter) throws -> T) throws -> T {
-        let (result, changed, head) = try database.write { db -> (T, [String], Int64) in
-            let before = try StoreQueries.head(db)
-            let writer = SyncWriter(db: db, storeID: storeID)
-            let result = try body(writer)
-            try writer.recordSpans()
-            let head = try StoreQueries.head(db)
-            let changed = head == before ? [] : try db.fetchAll(
-                "SELECT DISTINCT patient FROM change_log WHERE seq > ?", [.integer(before)]) { $0.string(0) }
-            return (result, changed, head)
-        }
-        for patient in changed { signal.notify(patient: patient, sequence: head) }
+        let (result, changes) = try database.write { db in try Self.tracked(db, storeID: storeID, body) }
+        wake(changes)
         return result
+    }
+
+    /// `write` without blocking a thread: suspends until the commit that holds `body` returned.
+    public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (SyncWriter) throws -> T) async throws -> T {
+        let storeID = self.storeID
+        let (result, changes) = try await database.asyncWrite { db in try Self.tracked(db, storeID: storeID, body) }
+        wake(changes)
+        return result
+    }
+
+    /// The patients a write changed, and the head of the log after it.
+    struct Changes: Sendable {
+        let patients: [String]
+        let head: Int64
+    }
+
+    /// Runs `body` with a writer and records which patients it changed.
+    private static func tracked<T>(_ db: Connection, storeID: String, _ body: (SyncWriter) throws -> T) throws -> (T, Changes) {
+        let before = try StoreQueries.head(db)
+        let writer = SyncWriter(db: db, storeID: storeID)
+        let result = try body(writer)
+        try writer.recordSpans()
+        let head = try StoreQueries.head(db)
+        let changed = head == before ? [] : try db.fetchAll(
+            "SELECT DISTINCT patient FROM change_log WHERE seq > ?", [.integer(before)]) { $0.string(0) }
+        return (result, Changes(patients: changed, head: head))
+    }
+
+    /// Wakes the long polls of the patients a committed write changed.
+    private func wake(_ changes: Changes) {
+        for patient in changes.patients { signal.notify(patient: patient, sequence: changes.head) }
     }
 
     // MARK: SyncStore
