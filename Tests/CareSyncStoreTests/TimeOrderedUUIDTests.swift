@@ -15,4 +15,13 @@ import Testing
         #expect(ms == 1_700_000_000_000)
         #expect(TimeOrderedUUID.make() != TimeOrderedUUID.make())
     }
+
+    @Test func tenThousandInOneMillisecondAreDistinct() {
+        let now = Date()
+        let ids = (0..<10_000).map { _ in TimeOrderedUUID.make(date: now) }
+        #expect(Set(ids).count == ids.count)
+        // The 74 random bits differ, not just a counter: the bytes after the time vary in every position.
+        for position in [7] + Array(9..<16) { #expect(Set(ids.map { $0.bytes[position] }).count > 200) }
+        #expect(Set(ids.map { $0.bytes[8] }).count == 64)  // two variant bits fixed, six random
+    }
 }

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Server-assigned sample uuids: version 7 (RFC 9562), a 48-bit Unix millisecond time then 74 random bits.
@@ -8,10 +9,11 @@ import Foundation
 public enum TimeOrderedUUID {
     /// A new version 7 uuid for the current time.
     public static func make(date: Date = Date()) -> UUID {
-        var generator = SystemRandomNumberGenerator()
         let ms = UInt64(max(0, date.timeIntervalSince1970 * 1000))
-        let a = generator.next() as UInt64
-        let b = generator.next() as UInt64
+        // SQLite's generator (ChaCha20, seeded from the OS): no system call per uuid, unlike SystemRandomNumberGenerator.
+        var random = (UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &random) { sqlite3_randomness(Int32($0.count), $0.baseAddress) }
+        let (a, b) = random
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> UInt64(40 - 8 * i)) }
         bytes[6] = 0x70 | UInt8(truncatingIfNeeded: a & 0x0F)        // version 7
