@@ -25,4 +25,26 @@ import Testing
             #expect(FeedWriter.page(page, unit: unit) == generic.serialized())
         }
     }
+
+    @Test func upsertReplyBytesEqualTheGenericEncoding() {
+        let results = [
+            UpsertItemResult(index: 0, uuid: UUID(), outcome: .inserted),
+            UpsertItemResult(index: 1, uuid: UUID(), outcome: .replaced),
+            UpsertItemResult(index: 12, uuid: UUID(), outcome: .ignored(.olderVersion)),
+        ]
+        let batch = UpsertBatchResult(anchor: Anchor(storeID: "store", sequence: 99), results: results)
+        let generic: JSONValue = [
+            "anchor": .string(AnchorWire.encode(batch.anchor)),
+            "results": .array(results.map { r in
+                var o: [String: JSONValue] = ["index": .number(Double(r.index)), "uuid": .string(r.uuid.uuidString)]
+                switch r.outcome {
+                case .inserted: o["outcome"] = "inserted"
+                case .replaced: o["outcome"] = "replaced"
+                case .ignored(let reason): o["outcome"] = "ignored"; o["reason"] = .string(reason.rawValue)
+                }
+                return .object(o)
+            }),
+        ]
+        #expect(UpsertReplyWriter.body(batch) == generic.serialized())
+    }
 }

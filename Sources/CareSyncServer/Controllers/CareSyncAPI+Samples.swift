@@ -30,7 +30,7 @@ extension CareSyncAPI {
                     return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
                 },
                 render: { result in
-                    APIReply.json(["anchor": .string(AnchorWire.encode(result.anchor)), "results": .array(result.results.map(Self.encode))])
+                    APIReply(status: 200, headers: [("Content-Type", "application/json")], body: UpsertReplyWriter.body(result))
                 },
                 committed: { result in
                     self.recordOutcomes(result.results)
@@ -53,16 +53,6 @@ extension CareSyncAPI {
                 return .object(o)
             }),
         ])
-    }
-
-    static func encode(_ r: UpsertItemResult) -> JSONValue {
-        var o: [String: JSONValue] = ["index": .number(Double(r.index)), "uuid": .string(r.uuid.uuidString)]
-        switch r.outcome {
-        case .inserted: o["outcome"] = "inserted"
-        case .replaced: o["outcome"] = "replaced"
-        case .ignored(let reason): o["outcome"] = "ignored"; o["reason"] = .string(reason.rawValue)
-        }
-        return .object(o)
     }
 
     func recordOutcomes(_ results: [UpsertItemResult]) {
