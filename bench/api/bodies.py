@@ -22,7 +22,6 @@ else:
     def batch(name, n, offset=0):
         return {"defaults": {"method": "POST", "path": f"{coll}/{name}/records"},
                 "requests": [{"body": {"data": sample(i, offset)}} for i in range(n)]}
-    json.dump(batch("ingest", 500), open(f"{out}/batch500.json", "w"))
     json.dump({"data": sample(7)}, open(f"{out}/one.json", "w"))
     for b in range(1, 201):
         json.dump(batch("pull", 500, (b - 1) * 500), open(f"{out}/pull500-{b}.json", "w"))

@@ -74,9 +74,9 @@ echo "kinto at $url (PostgreSQL 15, synchronous_commit=on)"
 python3 "$here/bodies.py" kinto "$work"
 duration="${DURATION:-20s}"
 
-echo "== ingest, /batch of 500 record POSTs, 4 connections, $duration"
-BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/batch AUTH="Basic $auth" \
-  wrk -t2 -c4 -d"$duration" --timeout 30s -s "$here/post.lua" "$url" | tee "$work/ingest.txt"
+echo "== ingest, /batch of 500 new record POSTs, 4 connections, $duration"
+FORMAT=kinto TARGET_PATH=/v1/batch AUTH="Basic $auth" \
+  wrk -t2 -c4 -d"$duration" --timeout 30s -s "$here/ingest.lua" "$url" | tee "$work/ingest.txt"
 rps=$(awk '/Requests\/sec/ {print $2}' "$work/ingest.txt")
 echo "ingest: $(python3 -c "print(f'{$rps * 500:,.0f}')") records/s"
 

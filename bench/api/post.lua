@@ -7,12 +7,3 @@ wrk.path = os.getenv("TARGET_PATH")
 wrk.body = body
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = os.getenv("AUTH")
-
-local codes = {}
-function response(status, headers, body)
-  codes[status] = (codes[status] or 0) + 1
-end
-
-function done(summary, latency, requests)
-  for status, n in pairs(codes) do io.write(string.format("status %d: %d\n", status, n)) end
-end

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # API benchmark, CareSync side: release build, HTTP with keep-alive, on this machine (wrk shares the cores).
-#  1. ingest: POST /samples with 500 samples per request, 4 connections, 10 s
-#  2. single-sample POSTs, 32 connections, 10 s
+#  1. ingest: POST /samples with 500 new samples per request (ingest.lua), 4 connections
+#     1b. the same 500 samples posted again and again (post.lua; duplicates, no sync identifiers)
+#  2. single-sample POSTs, 32 connections
 #  3. a device pulling 100,000 samples from no anchor, limit 5,000, gzip, one keep-alive connection
 # Prints each figure; bench/api/kinto.sh does the same work against Kinto + PostgreSQL.
 set -euo pipefail
@@ -15,8 +16,9 @@ trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "
 
 export CARESYNC_DATABASE="$work/caresync.sqlite" CARESYNC_LOG_LEVEL=warning
 export CARESYNC_SQLITE_SYNCHRONOUS="${SYNCHRONOUS:-full}"
-for p in ingest single pull; do "$bin" patient create "$p" >/dev/null; done
+for p in ingest repost single pull; do "$bin" patient create "$p" >/dev/null; done
 t_ingest="$("$bin" token create --role device --patient ingest 2>/dev/null)"
+t_repost="$("$bin" token create --role device --patient repost 2>/dev/null)"
 t_single="$("$bin" token create --role device --patient single 2>/dev/null)"
 t_pull="$("$bin" token create --role device --patient pull 2>/dev/null)"
 "$bin" serve --port 0 >"$work/out" 2>"$work/err" &
@@ -28,11 +30,17 @@ echo "caresync at $url (sqlite synchronous=$CARESYNC_SQLITE_SYNCHRONOUS)"
 python3 "$here/bodies.py" caresync "$work"
 duration="${DURATION:-20s}"
 
-echo "== ingest, 500 samples per POST, 4 connections, $duration"
-BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/patients/ingest/samples AUTH="Bearer $t_ingest" \
-  wrk -t2 -c4 -d"$duration" -s "$here/post.lua" "$url" | tee "$work/ingest.txt"
+echo "== ingest, 500 new samples per POST, 4 connections, $duration"
+TARGET_PATH=/v1/patients/ingest/samples AUTH="Bearer $t_ingest" \
+  wrk -t2 -c4 -d"$duration" -s "$here/ingest.lua" "$url" | tee "$work/ingest.txt"
 rps=$(awk '/Requests\/sec/ {print $2}' "$work/ingest.txt")
 echo "ingest: $(python3 -c "print(f'{$rps * 500:,.0f}')") samples/s"
+
+echo "== ingest, the same 500 samples posted again and again, 4 connections, $duration"
+BODY_FILE="$work/batch500.json" TARGET_PATH=/v1/patients/repost/samples AUTH="Bearer $t_repost" \
+  wrk -t2 -c4 -d"$duration" -s "$here/post.lua" "$url" | tee "$work/repost.txt"
+rps=$(awk '/Requests\/sec/ {print $2}' "$work/repost.txt")
+echo "ingest (same body): $(python3 -c "print(f'{$rps * 500:,.0f}')") samples/s"
 
 echo "== single-sample POSTs, 32 connections, $duration"
 BODY_FILE="$work/one.json" TARGET_PATH=/v1/patients/single/samples AUTH="Bearer $t_single" \
