@@ -52,6 +52,14 @@ import Testing
         #expect(try database.read { try $0.scalarInt64("SELECT count(*) FROM sqlite_master WHERE name = 'v'") } == 0)
     }
 
+    @Test func missingDirectoryIsOneClearError() throws {
+        let dir = try TemporaryDirectory()
+        let missing = URL(fileURLWithPath: dir.path("no-such-migrations"))
+        let error = #expect(throws: MigrationError.self) { try Migrator(directory: missing) }
+        #expect(error == .unreadableDirectory(path: missing.path))
+        #expect(error?.description.contains("no-such-migrations") == true)
+    }
+
     @Test func failingMigrationRollsBackAndNamesItself() throws {
         let dir = try TemporaryDirectory()
         let url = try write(["0001_ok.sql": "CREATE TABLE t (x);", "0002_bad.sql": "CREATE TABLE u (y); INSERT INTO nope VALUES (1);"], in: dir)

@@ -33,8 +33,12 @@ public struct Migrator: Sendable {
 
     /// Every `NNNN_*.sql` file of `directory`.
     public init(directory: URL) throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { Migrator.isMigrationFileName($0) }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { Migrator.isMigrationFileName($0) }
+        } catch {
+            throw MigrationError.unreadableDirectory(path: directory.path)
+        }
         var migrations: [Migration] = []
         for name in names {
             let sql = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
@@ -121,6 +125,8 @@ public enum MigrationError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingFile(name: String)
     /// A migration's SQL failed; it was rolled back.
     case failed(name: String, underlying: String)
+    /// The migrations directory is missing or unreadable.
+    case unreadableDirectory(path: String)
 
     /// A sentence naming the file.
     public var description: String {
@@ -128,6 +134,8 @@ public enum MigrationError: Error, Hashable, Sendable, CustomStringConvertible {
         case .checksumMismatch(let name): "migration \(name) was changed after it was applied (checksum differs); refusing to run"
         case .missingFile(let name): "migration \(name) is recorded as applied but its file is missing; refusing to run"
         case .failed(let name, let underlying): "migration \(name) failed and was rolled back: \(underlying)"
+        case .unreadableDirectory(let path):
+            "cannot read the migrations directory \(path) (a relative path is taken from the working directory)"
         }
     }
 }

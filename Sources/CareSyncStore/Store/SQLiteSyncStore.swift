@@ -4,8 +4,9 @@ import Foundation
 /// The sync store on SQLite: HealthKit's sync rules (docs/sync-rules.md) over the schema of
 /// `migrations/0001_sync_store.sql`.
 ///
-/// Every write is one `BEGIN IMMEDIATE` transaction on the single writer connection; every change
-/// takes its sequence from the AUTOINCREMENT `change_log` inside it. A feed page and its next anchor
+/// Every write runs in a `BEGIN IMMEDIATE` transaction on the single writer connection (concurrent writes
+/// may share one, each in its own savepoint: `GroupCommit`); every change takes its sequence from the
+/// AUTOINCREMENT `change_log` inside it. A feed page and its next anchor
 /// are read in one read transaction, so paging never skips or repeats a change. After each commit
 /// that changed something, `signal` wakes the patient's long polls.
 ///

@@ -80,6 +80,15 @@ import Testing
         try Self.expectRefusal(["serve", "--port", "0"], environment: environment, mentioning: first)
     }
 
+    @Test func missingMigrationsDirectoryStopsStartupWithOneLine() throws {
+        let sandbox = try Sandbox.make()
+        defer { sandbox.remove() }
+        var environment = sandbox.environment
+        environment["CARESYNC_MIGRATIONS_DIRECTORY"] = sandbox.folder.appendingPathComponent("no-migrations-here").path
+        try Self.expectRefusal(["serve", "--port", "0"], environment: environment,
+                               mentioning: "cannot read the migrations directory")
+    }
+
     @Test func databaseInAFileInsteadOfAFolderStopsStartup() throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
