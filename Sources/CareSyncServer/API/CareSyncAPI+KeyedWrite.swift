@@ -7,8 +7,10 @@ extension CareSyncAPI {
     /// its answer in ONE transaction, so a crash can never leave a committed write without its answer (a
     /// retry would otherwise run it again) and two concurrent retries cannot both run it. Other stores go
     /// through `idempotent(_:principal:_:)`. `committed` runs once, after a write that really happened.
+    /// When the access store shares the database, the write's audit record (`audit`, `count` items) is
+    /// inserted in the same transaction, so a stored write always has its record and costs no extra commit.
     func keyedWrite<T: Sendable>(
-        _ request: APIRequest, principal: Principal, operation: String,
+        _ request: APIRequest, principal: Principal, operation: String, audit auditScope: AuditScope, count: Int,
         write: @escaping @Sendable (any SyncStore) throws -> T,
         writer: @escaping @Sendable (SyncWriter) throws -> T,
         render: @escaping @Sendable (T) -> APIReply,
@@ -22,26 +24,48 @@ extension CareSyncAPI {
                 return render(value)
             }
         }
+        let auditInWrite = (access as? SQLiteAccessStore)?.database === sqlite.database
+        let now = clock(), logger = self.logger
+        /// Inserts the record of a write that is about to commit, answered with `status`.
+        let auditWrite: @Sendable (SyncWriter, Int) throws -> Void = { w, status in
+            guard auditInWrite else { return }
+            let record = auditScope.record(count: count, status: status, time: now)
+            do {
+                try SQLiteAccessStore.insertAudit([record], into: w.db)
+            } catch {
+                throw AuditLog.unrecorded(record, error, logger: logger)
+            }
+        }
         guard let key = request.header("Idempotency-Key") else {
-            let value = try await timedAsyncWrite(operation) { try await sqlite.asyncWrite(writer) }
+            let (value, reply) = try await timedAsyncWrite(operation) {
+                try await sqlite.asyncWrite { w in
+                    let value = try writer(w)
+                    let reply = render(value)
+                    try auditWrite(w, reply.status)
+                    return (value, reply)
+                }
+            }
+            if auditInWrite { auditScope.markStored() }
             committed(value)
-            return render(value)
+            return reply
         }
         guard !key.isEmpty, key.utf8.count <= 255 else {
             throw APIError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
         }
         let hash = Self.requestHash(request)
         let scope = IdempotencyKey(scope: principal.tokenID, key: key)
-        let now = clock(), lifetime = limits.idempotencyRetention
+        let lifetime = limits.idempotencyRetention
         let result = try await timedAsyncWrite(operation) {
             try await sqlite.asyncIdempotentWrite(key: scope, requestHash: hash, now: now, lifetime: lifetime) { w in
                 let value = try writer(w)
                 let reply = render(value)
+                try auditWrite(w, reply.status)
                 return (value: (value, reply), status: reply.status, response: reply.body)
             }
         }
         switch result {
         case .performed(let (value, reply)):
+            if auditInWrite { auditScope.markStored() }
             committed(value)
             return reply
         case .replayed(let record):

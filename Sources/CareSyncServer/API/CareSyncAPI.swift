@@ -40,10 +40,9 @@ public final class CareSyncAPI: Sendable {
         audit = AuditLog(store: access, logger: logger)
     }
 
-    /// Writes pending audit records and wakes parked long polls (shutdown).
+    /// Wakes parked long polls (shutdown).
     public func shutdown() {
         notifier.wakeAll()
-        audit.flush()
     }
 
     /// Runs a store write off the cooperative pool and records its duration.
@@ -89,32 +88,35 @@ public final class CareSyncAPI: Sendable {
         return try await blocking { try authenticator.authenticate(authorization: header, now: now) }
     }
 
-    /// Authenticates, checks reach to `{patientId}`, runs `body`, and leaves an audit record with the
-    /// status answered and the item count `body` reports (0 on failure).
+    /// Authenticates, checks reach to `{patientId}`, runs `body`, and commits an audit record with the
+    /// status answered and the item count `body` reports (0 on failure) before the answer leaves.
     func patientScoped(_ request: APIRequest, action: String,
                        _ body: @escaping @Sendable (Principal, String) async throws -> (APIReply, Int)) async throws -> APIReply {
+        try await patientScopedWrite(request, action: action) { principal, patient, _ in try await body(principal, patient) }
+    }
+
+    /// `patientScoped` for a write, which may store the audit record in its own transaction (see `keyedWrite`).
+    func patientScopedWrite(_ request: APIRequest, action: String,
+                            _ body: @escaping @Sendable (Principal, String, AuditScope) async throws -> (APIReply, Int)) async throws -> APIReply {
         let principal = try await authenticate(request)
         let patient = try request.parameter("patientId")
+        let scope = AuditScope(principal: principal, patient: patient, action: action)
+        let reply: APIReply, count: Int
         do {
             let authenticator = self.authenticator
             if !authenticator.isKnownInReach(principal, patient: patient) {
                 try await blocking { try authenticator.requireReach(principal, patient: patient) }
             }
-            let (reply, count) = try await body(principal, patient)
-            recordAudit(principal, patient: patient, action: action, count: count, status: reply.status)
-            return reply
-        } catch let error as APIError {
-            recordAudit(principal, patient: patient, action: action, count: 0, status: error.status)
-            throw error
+            (reply, count) = try await body(principal, patient, scope)
         } catch {
-            recordAudit(principal, patient: patient, action: action, count: 0, status: 500)
+            // The refusal is answered even if its record cannot be stored: it shows no patient data.
+            try? await audit.commit(scope.record(count: 0, status: (error as? APIError)?.status ?? 500, time: clock()))
             throw error
         }
-    }
-
-    func recordAudit(_ principal: Principal, patient: String?, action: String, count: Int, status: Int) {
-        audit.record(AuditRecord(time: clock(), tokenID: principal.tokenID, role: principal.role, patient: patient,
-                                 action: action, count: count, status: status))
+        if !scope.isStored {
+            try await audit.commit(scope.record(count: count, status: reply.status, time: clock()))
+        }
+        return reply
     }
 
     /// Parses a JSON request body: 415 for another content type, 400 for bad JSON.

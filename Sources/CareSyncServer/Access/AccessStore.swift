@@ -34,6 +34,13 @@ public protocol AccessStore: Sendable {
     func revokeToken(id: String, at: Date) throws -> Bool
     /// Appends audit records in one transaction.
     func appendAudit(_ records: [AuditRecord]) throws
+    /// Appends audit records and returns once they are durable, without blocking a thread where the store can.
+    func commitAudit(_ records: [AuditRecord]) async throws
     /// Audit records, newest first.
     func audit(_ query: AuditQuery) throws -> [AuditRecord]
+}
+
+extension AccessStore {
+    /// A store without asynchronous writes appends in place.
+    public func commitAudit(_ records: [AuditRecord]) async throws { try appendAudit(records) }
 }

@@ -2,19 +2,24 @@ import Foundation
 import CareSyncCore
 
 extension CareSyncAPI {
-    /// Authenticates an admin and audits the action.
+    /// Authenticates an admin, runs `body`, and commits an audit record of the action before the answer leaves.
     func adminScoped(_ request: APIRequest, action: String, patient: String? = nil,
                      _ body: @escaping @Sendable (Principal) async throws -> APIReply) async throws -> APIReply {
         let principal = try await authenticate(request)
+        let record = { (count: Int, status: Int) in
+            AuditRecord(time: self.clock(), tokenID: principal.tokenID, role: principal.role, patient: patient,
+                        action: action, count: count, status: status)
+        }
+        let reply: APIReply
         do {
             try authenticator.requireAdmin(principal)
-            let reply = try await body(principal)
-            recordAudit(principal, patient: patient, action: action, count: 1, status: reply.status)
-            return reply
-        } catch let e as APIError {
-            recordAudit(principal, patient: patient, action: action, count: 0, status: e.status)
-            throw e
+            reply = try await body(principal)
+        } catch {
+            try? await audit.commit(record(0, (error as? APIError)?.status ?? 500))
+            throw error
         }
+        try await audit.commit(record(1, reply.status))
+        return reply
     }
 
     /// POST /v1/patients `{"id","timeZone"}` → 201.
@@ -141,8 +146,8 @@ extension CareSyncAPI {
                 guard let n = Int64(b) else { throw APIError.invalidParameter("before", "must be an audit record id") }
                 query.before = n
             }
-            let audit = self.audit, access = self.access, q = query
-            let records = try await self.blocking { audit.flush(); return try access.audit(q) }
+            let access = self.access, q = query
+            let records = try await self.blocking { try access.audit(q) }
             return APIReply.json(["records": .array(records.map { r in
                 ["id": .number(Double(r.id)), "time": .string(RFC3339.format(r.time)), "tokenId": .string(r.tokenID),
                  "role": .string(r.role.rawValue), "patient": .optional(r.patient), "action": .string(r.action),

@@ -4,7 +4,7 @@ import CareSyncCore
 extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/weekly-reports: stored by the derived-identifier rules, or ignored.
     func postReport(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "reports.upsert") { principal, patient in
+        try await patientScopedWrite(request, action: "reports.upsert") { principal, patient, audit in
             let input = try ReportWire.decode(try self.jsonBody(request), callerSource: principal.source,
                                               maxSamples: self.limits.maxItemsPerRequest)
             try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
@@ -17,6 +17,7 @@ extension CareSyncAPI {
                 ])
             }
             let reply = try await self.keyedWrite(request, principal: principal, operation: "report",
+                audit: audit, count: input.samples.count,
                 write: { store in try store.upsertReport(input, patient: patient, source: source, now: now) },
                 writer: { w in
                     let (outcome, stored) = try w.upsertReport(input, patient: patient, source: source, now: now)
@@ -62,14 +63,22 @@ extension CareSyncAPI {
 
     /// DELETE /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: deletes the caller's report, tombstoning its samples.
     func deleteReport(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "reports.delete") { principal, patient in
+        try await patientScopedWrite(request, action: "reports.delete") { principal, patient, audit in
             let id = try request.parameter("syncIdentifier")
-            let store = self.store, source = principal.source, now = self.clock()
-            guard let anchor = try await self.timedWrite("reportDelete", { try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) }) else {
-                throw APIError.notFound("No weekly report \(id) of this source.")
-            }
-            self.notifier.signal(patient)
-            return (APIReply.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]), 1)
+            let source = principal.source, now = self.clock()
+            let missing = APIError.notFound("No weekly report \(id) of this source.")
+            let reply = try await self.keyedWrite(request, principal: principal, operation: "reportDelete", audit: audit, count: 1,
+                write: { store in
+                    guard let anchor = try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
+                    return anchor
+                },
+                writer: { w in
+                    guard try w.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
+                    return try w.headAnchor()
+                },
+                render: { anchor in APIReply.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]) },
+                committed: { _ in self.notifier.signal(patient) })
+            return (reply, 1)
         }
     }
 

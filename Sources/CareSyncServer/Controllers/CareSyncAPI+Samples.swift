@@ -4,7 +4,7 @@ import CareSyncCore
 extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/samples: one transaction; 422 with every bad index, nothing stored.
     func postSamples(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "samples.upsert") { principal, patient in
+        try await patientScopedWrite(request, action: "samples.upsert") { principal, patient, audit in
             let body = try self.jsonBody(request)
             guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
             guard let items = object["samples"]?.arrayValue else {
@@ -23,7 +23,7 @@ extension CareSyncAPI {
             guard problems.isEmpty else { throw APIError.validation(problems) }
             try self.requireWritable(decoded.map(\.type), principal: principal)
             let inputs = decoded, source = principal.source, now = self.clock()
-            let reply = try await self.keyedWrite(request, principal: principal, operation: "samples",
+            let reply = try await self.keyedWrite(request, principal: principal, operation: "samples", audit: audit, count: items.count,
                 write: { store in try store.upsert(inputs, patient: patient, source: source, now: now) },
                 writer: { w in
                     let results = try w.upsert(inputs, patient: patient, source: source, now: now)
@@ -80,7 +80,7 @@ extension CareSyncAPI {
 
     /// POST /v1/patients/{patientId}/samples/delete: own source only; every deletion leaves a tombstone.
     func deleteSamples(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "samples.delete") { principal, patient in
+        try await patientScopedWrite(request, action: "samples.delete") { principal, patient, audit in
             let body = try self.jsonBody(request)
             guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
             var problems: [ValidationProblem] = []
@@ -106,6 +106,7 @@ extension CareSyncAPI {
             }
             let targets = uuids, names = identifiers, source = principal.source, now = self.clock()
             let reply = try await self.keyedWrite(request, principal: principal, operation: "delete",
+                audit: audit, count: targets.count + names.count,
                 write: { store in try store.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now) },
                 writer: { w in
                     let results = try w.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now)

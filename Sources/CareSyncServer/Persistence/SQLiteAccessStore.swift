@@ -133,14 +133,23 @@ public final class SQLiteAccessStore: AccessStore {
 
     public func appendAudit(_ records: [AuditRecord]) throws {
         guard !records.isEmpty else { return }
-        try database.write { db in
-            let insert = try db.cachedStatement("""
-                INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
-            for r in records {
-                try insert.execute([.integer(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
-                                    .text(r.action), .integer(Int64(r.count)), .integer(Int64(r.status))])
-            }
+        try database.write { db in try Self.insertAudit(records, into: db) }
+    }
+
+    /// Group-committed with whatever else is being written, so a busy server pays one commit for many records.
+    public func commitAudit(_ records: [AuditRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await database.asyncWrite { db in try Self.insertAudit(records, into: db) }
+    }
+
+    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one).
+    static func insertAudit(_ records: [AuditRecord], into db: Connection) throws {
+        let insert = try db.cachedStatement("""
+            INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for r in records {
+            try insert.execute([.integer(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
+                                .text(r.action), .integer(Int64(r.count)), .integer(Int64(r.status))])
         }
     }
 

@@ -45,12 +45,13 @@ public final class CareSyncApplication: Sendable {
         return port
     }
 
-    /// Stops accepting, answers parked long polls, lets requests in flight finish, flushes the audit log.
+    /// Stops accepting, answers parked long polls and lets requests in flight finish (each commits its
+    /// own audit record before answering, so nothing is left to flush).
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         maintenance.withLock { $0?.cancel() }
-        api.notifier.wakeAll()
-        await http.shutdown(gracePeriod: gracePeriod)
         api.shutdown()
+        await http.shutdown(gracePeriod: gracePeriod)
+        api.shutdown()  // again: releases a long poll that parked after the first wake and outlived the grace period
     }
 }
 
