@@ -77,6 +77,7 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
 /// the API and the HTTP listener. Nothing listens until `start()`.
 public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
                         metrics: ServerMetrics = ServerMetrics()) throws -> CareSyncApplication {
+    OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
     let database = try openDatabase(configuration)
     let store = try SQLiteSyncStore(database: database)
     var limits = APILimits()
