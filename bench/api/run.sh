@@ -8,24 +8,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
-swift build -c release --product caresync >/dev/null
-bin="$(swift build -c release --show-bin-path)/caresync"
-work="$(mktemp -d)"
-pid=""
-trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-
-export CARESYNC_DATABASE="$work/caresync.sqlite" CARESYNC_LOG_LEVEL=warning
-export CARESYNC_SQLITE_SYNCHRONOUS="${SYNCHRONOUS:-full}"
+source "$here/caresync-server.sh"
+caresync_prepare
 for p in ingest repost single pull; do "$bin" patient create "$p" >/dev/null; done
 t_ingest="$("$bin" token create --role device --patient ingest 2>/dev/null)"
 t_repost="$("$bin" token create --role device --patient repost 2>/dev/null)"
 t_single="$("$bin" token create --role device --patient single 2>/dev/null)"
 t_pull="$("$bin" token create --role device --patient pull 2>/dev/null)"
-"$bin" serve --port 0 >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 100); do grep -q listening "$work/out" && break; sleep 0.1; done
-url="$(sed -n 's/^listening on //p' "$work/out")"
-echo "caresync at $url (sqlite synchronous=$CARESYNC_SQLITE_SYNCHRONOUS)"
+caresync_serve
 
 python3 "$here/bodies.py" caresync "$work"
 duration="${DURATION:-20s}"

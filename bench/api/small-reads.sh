@@ -4,19 +4,11 @@
 #   DURATION=10s bench/api/small-reads.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build -c release --product caresync >/dev/null
-bin="$(swift build -c release --show-bin-path)/caresync"
-work="$(mktemp -d)"
-pid=""
-trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-export CARESYNC_DATABASE="$work/caresync.sqlite" CARESYNC_LOG_LEVEL=warning
-export CARESYNC_SQLITE_SYNCHRONOUS="${SYNCHRONOUS:-full}"
+source bench/api/caresync-server.sh
+caresync_prepare
 "$bin" patient create reader >/dev/null
 token="$("$bin" token create --role device --patient reader 2>/dev/null)"
-"$bin" serve --port 0 >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 100); do grep -q listening "$work/out" && break; sleep 0.1; done
-url="$(sed -n 's/^listening on //p' "$work/out")"
+caresync_serve
 curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d '{"samples":[{"type":"stepCount","value":5,"unit":"count","start":"2020-06-18T09:00:00Z","end":"2020-06-18T09:30:00Z"}]}' \
   "$url/v1/patients/reader/samples"
