@@ -90,6 +90,26 @@ import Testing
         #expect(therapist.status == 200)
         #expect(therapist.header("Idempotent-Replayed") == nil)
     }
+
+    @Test func aRetriedReportDeleteWithItsKeyGetsTheFirstAnswer() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let t = server.tokens
+        let posted = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
+                                           json: Fixtures.report(version: 1, tests: [("2020-06-16", 380), ("2020-06-18", 400)]))
+        #expect(posted.status == 200)
+        let path = "/v1/patients/alice/weekly-reports/report-2020-W25"
+        let key = ("Idempotency-Key", "delete-1")
+        let first = try await server.send("DELETE", path, token: t.therapist, headers: [key])
+        let again = try await server.send("DELETE", path, token: t.therapist, headers: [key])
+        #expect(first.status == 200 && first.json["outcome"] == "deleted")
+        #expect(again.status == 200 && again.body == first.body)
+        #expect(again.header("Idempotent-Replayed") == "true")
+        let unkeyed = try await server.send("DELETE", path, token: t.therapist)
+        #expect(unkeyed.status == 404 && unkeyed.code == "notFound")
+        let feed = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+        #expect(feed.json["deletedObjects"]?.arrayValue?.count == 2)
+    }
 }
 
 /// Runs a command with bytes on stdin and returns its stdout.
