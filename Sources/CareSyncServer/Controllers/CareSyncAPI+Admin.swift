@@ -6,19 +6,17 @@ extension CareSyncAPI {
     func adminScoped(_ request: APIRequest, action: String, patient: String? = nil,
                      _ body: @escaping @Sendable (Principal) async throws -> APIReply) async throws -> APIReply {
         let principal = try await authenticate(request)
-        let record = { (count: Int, status: Int) in
-            AuditRecord(time: self.clock(), tokenID: principal.tokenID, role: principal.role, patient: patient,
-                        action: action, count: count, status: status)
-        }
+        let scope = AuditScope(principal: principal, patient: patient, action: action)
         let reply: APIReply
         do {
             try authenticator.requireAdmin(principal)
             reply = try await body(principal)
         } catch {
-            try? await audit.commit(record(0, (error as? APIError)?.status ?? 500))
+            try? await audit.commit(scope.record(count: 0, status: (error as? APIError)?.status ?? 500, time: clock()))
             throw error
         }
-        try await audit.commit(record(1, reply.status))
+        // The action is already committed; if its record cannot be, the admin is told 503 and sees no result.
+        try await audit.commit(scope.record(count: 1, status: reply.status, time: clock()))
         return reply
     }
 

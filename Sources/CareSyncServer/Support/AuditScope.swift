@@ -1,15 +1,15 @@
 import Foundation
 
-/// The audit record one patient-scoped request will leave, and whether its write already stored it in
-/// its own transaction (then the write and its record commit or vanish together).
+/// The audit record one request will leave, and whether its write already stored it in its own
+/// transaction (then the write and its record commit or vanish together).
 final class AuditScope: Sendable {
     let principal: Principal
-    let patient: String
+    let patient: String?
     let action: String
     private let stored = Locked(false)
 
-    /// The scope of `principal` doing `action` to `patient`.
-    init(principal: Principal, patient: String, action: String) {
+    /// The scope of `principal` doing `action` to `patient` (nil for an admin action on no patient).
+    init(principal: Principal, patient: String?, action: String) {
         self.principal = principal; self.patient = patient; self.action = action
     }
 
