@@ -32,15 +32,8 @@ public protocol AccessStore: Sendable {
     func tokens() throws -> [TokenRecord]
     /// Marks a token revoked; false when there is no such token.
     func revokeToken(id: String, at: Date) throws -> Bool
-    /// Appends audit records in one transaction.
-    func appendAudit(_ records: [AuditRecord]) throws
-    /// Appends audit records and returns once they are durable, without blocking a thread where the store can.
+    /// Appends audit records in one transaction and returns once they are durable.
     func commitAudit(_ records: [AuditRecord]) async throws
     /// Audit records, newest first.
     func audit(_ query: AuditQuery) throws -> [AuditRecord]
-}
-
-extension AccessStore {
-    /// A store without asynchronous writes appends in place.
-    public func commitAudit(_ records: [AuditRecord]) async throws { try appendAudit(records) }
 }

@@ -55,7 +55,7 @@ public final class InMemoryAccessStore: AccessStore {
             return true
         }
     }
-    public func appendAudit(_ records: [AuditRecord]) throws {
+    public func commitAudit(_ records: [AuditRecord]) async throws {
         state.withLock { s in
             for var r in records {
                 r.id = Int64(s.audit.count + 1)

@@ -131,11 +131,6 @@ public final class SQLiteAccessStore: AccessStore {
         }
     }
 
-    public func appendAudit(_ records: [AuditRecord]) throws {
-        guard !records.isEmpty else { return }
-        try database.write { db in try Self.insertAudit(records, into: db) }
-    }
-
     /// Group-committed with whatever else is being written, so a busy server pays one commit for many records.
     public func commitAudit(_ records: [AuditRecord]) async throws {
         guard !records.isEmpty else { return }
