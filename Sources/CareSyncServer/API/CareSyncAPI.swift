@@ -22,6 +22,10 @@ public final class CareSyncAPI: Sendable {
     public let metrics: ServerMetrics
     /// Feed reads shared by long polls woken by the same commit.
     let sharedReads = SharedReads()
+    /// Each token's request budget.
+    let tokenBudget: RateLimiter
+    /// Each client address's budget of failed authentications.
+    let failedAuthBudget: RateLimiter
     /// Idempotency keys whose first request is still running.
     let keysInFlight = Locked(Set<String>())
 
@@ -38,6 +42,8 @@ public final class CareSyncAPI: Sendable {
         authenticator = Authenticator(store: access)
         admin = AccessAdmin(store: access)
         audit = AuditLog(store: access, logger: logger)
+        tokenBudget = RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst)
+        failedAuthBudget = RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst)
     }
 
     /// Wakes parked long polls (shutdown).
@@ -72,20 +78,40 @@ public final class CareSyncAPI: Sendable {
         }
     }
 
-    /// The caller of a request's `Authorization` header, or 401.
-    public func authenticate(authorization: String?) async throws -> Principal {
+    /// The caller of a request's `Authorization` header, or 401; 429 when the caller's address has failed
+    /// authentication too often (checked before the token is looked at) or the token is over its budget.
+    public func authenticate(authorization: String?, peer: String? = nil) async throws -> Principal {
+        let address = peer.map(Self.host(of:))
+        if let address, let seconds = failedAuthBudget.wait(for: address) {
+            metrics.rateLimited(reason: "failedAuth")
+            throw APIError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
+        }
         let now = clock()
         let authenticator = self.authenticator
-        return try await blocking { try authenticator.authenticate(authorization: authorization, now: now) }
+        let principal: Principal
+        do {
+            principal = try await blocking { try authenticator.authenticate(authorization: authorization, now: now) }
+        } catch let error as APIError where error.status == 401 {
+            if let address { _ = failedAuthBudget.spend(address) }
+            throw error
+        }
+        if let seconds = tokenBudget.spend(principal.tokenID) {
+            metrics.rateLimited(reason: "token")
+            throw APIError.tooManyRequests("This token is over its request budget; retry later.", retryAfter: seconds)
+        }
+        return principal
     }
 
-    /// The caller of a request, or 401.
+    /// The caller of a request, or 401 (or 429, as above).
     func authenticate(_ request: APIRequest) async throws -> Principal {
         if let known = request.principal { return known }
-        let header = request.header("Authorization")
-        let now = clock()
-        let authenticator = self.authenticator
-        return try await blocking { try authenticator.authenticate(authorization: header, now: now) }
+        return try await authenticate(authorization: request.header("Authorization"))
+    }
+
+    /// The host part of a peer address: "127.0.0.1:5123" → "127.0.0.1", "[::1]:5123" → "[::1]".
+    static func host(of peer: String) -> String {
+        guard let colon = peer.lastIndex(of: ":"), peer.first == "[" || peer.firstIndex(of: ":") == colon else { return peer }
+        return String(peer[..<colon])
     }
 
     /// Authenticates, checks reach to `{patientId}`, runs `body`, and commits an audit record with the

@@ -86,6 +86,14 @@ public final class ServerMetrics: Sendable {
         ).increment(by: Int64(count))
     }
 
+    /// Counts one request refused by a rate limit (`token` or `failedAuth`).
+    public func rateLimited(reason: String) {
+        registry.makeCounter(
+            descriptor: Self.describe(MetricName.rateLimited, "Requests refused with 429 by a rate limit, by reason."),
+            labels: [("reason", reason)]
+        ).increment()
+    }
+
     /// Sets the open-connection gauge to a count sampled from the listener.
     public func setOpenConnections(_ count: Int) { openConnections.set(Double(count)) }
 

@@ -83,6 +83,10 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
     limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
+    limits.tokenRequestsPerSecond = Double(configuration.rateLimits.tokenRequestsPerSecond)
+    limits.tokenBurst = Double(configuration.rateLimits.tokenBurst)
+    limits.failedAuthPerSecond = Double(configuration.rateLimits.failedAuthPerMinute) / 60
+    limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)
