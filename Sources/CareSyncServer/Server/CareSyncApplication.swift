@@ -30,11 +30,8 @@ public final class CareSyncApplication: Sendable {
         let job = Task { [api, logger] in
             while !Task.isCancelled {
                 do {
-                    let idempotency = api.idempotency, store = api.store, now = Date()
-                    try await api.executor.run {
-                        try idempotency.purge(now: now)
-                        _ = try (store as? SQLiteSyncStore)?.purgeIdempotencyRecords(now: now)
-                    }
+                    let store = api.store, now = Date()
+                    try await api.executor.run { try store.purgeIdempotencyRecords(now: now) }
                 } catch {
                     logger.error("idempotency.purge_failed", metadata: ["error": "\(type(of: error))"])
                 }

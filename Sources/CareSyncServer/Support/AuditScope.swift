@@ -1,3 +1,4 @@
+import CareSyncCore
 import Foundation
 
 /// The audit record one request will leave, and whether its write already stored it in its own
