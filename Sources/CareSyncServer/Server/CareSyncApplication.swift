@@ -1,3 +1,4 @@
+import Synchronization
 import CareSyncCore
 import CareSyncHTTP
 import CareSyncStore
@@ -16,7 +17,7 @@ public final class CareSyncApplication: Sendable {
     /// The configuration it was built from.
     public let configuration: Configuration
     let logger: Logger
-    private let maintenance = Locked<Task<Void, Never>?>(nil)
+    private let maintenance = Mutex<Task<Void, Never>?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, database: Database, configuration: Configuration, logger: Logger) {
         self.api = api; self.http = http; self.database = database; self.configuration = configuration; self.logger = logger
