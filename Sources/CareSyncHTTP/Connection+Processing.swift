@@ -132,13 +132,13 @@ extension Connection {
             return
         }
         guard core.configuration.handlersOnEventLoops else {
-            Task {
+            handler = Task {
                 let prepared = await Self.answer(current, core: core, close: close)
                 self.loop.complete(self, with: prepared)
             }
             return
         }
-        Task(executorPreference: loop.executor) {
+        handler = Task(executorPreference: loop.executor) {
             let prepared = await Self.answer(current, core: core, close: close)
             self.send(prepared)  // the task runs on this connection's loop queue
         }

@@ -7,6 +7,7 @@ extension Connection {
     /// Sends a prepared response; streams are pumped from a task with back-pressure.
     func send(_ prepared: PreparedResponse) {
         guard phase != .closed, phase != .lingering else { return }
+        handler = nil
         phase = .responding
         deadline = 0
         if prepared.close { closeAfterResponse = true }

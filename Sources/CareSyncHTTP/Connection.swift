@@ -58,6 +58,8 @@ final class Connection: @unchecked Sendable {
     var pending: [UInt8] = []
     var pendingIndex = 0
     var onDrained: [(Bool) -> Void] = []
+    /// The task answering the current request; cancelled when the client goes away before the answer.
+    var handler: Task<Void, Never>?
 
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
         self.fd = fd
@@ -139,6 +141,8 @@ final class Connection: @unchecked Sendable {
         case .filtering, .handling, .responding:
             closeAfterResponse = true
             suspendReading()
+            // Nobody will read the answer: a parked long poll frees its place now instead of at its deadline.
+            if phase == .handling { handler?.cancel() }
         case .closed:
             break
         }
@@ -187,6 +191,8 @@ final class Connection: @unchecked Sendable {
         guard phase != .closed else { return }
         phase = .closed
         deadline = 0
+        handler?.cancel()
+        handler = nil
         loop.remove(self)
         Glibc.close(fd)
         core.connectionCount.subtract(1, ordering: .relaxed)

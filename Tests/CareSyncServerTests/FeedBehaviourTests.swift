@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CareSyncTestSupport
 @testable import CareSyncServer
 
 /// Long polls, gzip both ways and Idempotency-Key, over real sockets.
@@ -169,5 +170,23 @@ enum Shell {
         #expect(replies.filter { $0.header("Idempotent-Replayed") == nil }.count == 1)
         let feed = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
         #expect(feed.json["samples"]?.arrayValue?.count == 1)
+    }
+}
+
+/// A client that goes away while its long poll is parked.
+@Suite struct AbandonedLongPollTests {
+    @Test func aParkedLongPollWhosePeerClosedFreesItsPlaceAtOnce() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let token = server.tokens.aliceDevice
+        let head = try await server.send("GET", "/v1/patients/alice/changes", token: token)
+        let anchor = try #require(head.json["anchor"]?.stringValue)
+        let request = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=30 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        let notifier = server.app.api.notifier
+        let socket = try SocketHTTPClient(port: server.port).open(sending: Array(request.utf8))
+        try await Eventually.until { notifier.waiterCount == 1 }
+        close(socket)
+        // Gone within moments, not at its 30 s deadline.
+        try await Eventually.until(deadline: .seconds(3)) { notifier.waiterCount == 0 }
     }
 }
