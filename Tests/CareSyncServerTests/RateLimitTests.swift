@@ -16,7 +16,10 @@ import Testing
         for _ in 0..<3 {
             #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice).status == 200)
         }
-        let refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+        // The fourth is refused unless the machine was so slow that a second passed and one request was earned
+        // back; then the one after it is.
+        var refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+        if refused.status == 200 { refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice) }
         #expect(refused.status == 429)
         #expect(refused.code == "tooManyRequests")
         #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
