@@ -100,3 +100,20 @@ import Testing
         }
     }
 }
+
+/// Every answer names its request.
+@Suite struct RequestIDTests {
+    @Test func everyAnswerCarriesTheRequestIDTheClientSentOrOneTheServerMade() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        func id(_ reply: TestReply) -> String? { reply.headers.first { $0.0.lowercased() == "x-request-id" }?.1 }
+        let echoed = try await server.send("GET", "/v1/patients/alice/changes", token: "bad", headers: [("X-Request-ID", "abc-123")])
+        #expect(echoed.status == 401)
+        #expect(id(echoed) == "abc-123")
+        let made = try await server.send("GET", "/healthz")
+        #expect(id(made)?.isEmpty == false)
+        // An id with a space is not adopted; the server makes its own.
+        let refused = try await server.send("GET", "/healthz", headers: [("X-Request-ID", "a b")])
+        #expect(id(refused) != "a b" && id(refused)?.isEmpty == false)
+    }
+}
