@@ -42,8 +42,7 @@ enum FeedWriter {
         out += #","type":"#.utf8
         JSONValue.writeString(s.type.rawValue, into: &out)
         var value = s.value
-        if let canonical = s.type.canonicalUnit {
-            let unit = requested.flatMap { $0.isCompatible(with: canonical) ? $0 : nil } ?? canonical
+        if let canonical = s.type.canonicalUnit, let unit = s.type.answerUnit(requested) {
             value = canonical.convert(s.value, to: unit)
             out += #","unit":"#.utf8
             JSONValue.writeString(unit.symbol, into: &out)
