@@ -33,7 +33,9 @@ public struct CategoryValue: Hashable, Sendable {
 }
 
 /// One entry of the type catalogue: a HealthKit identifier and what CareSync needs to know about it.
-public struct TypeDefinition: Sendable {
+///
+/// A class, so that reading a sample's type in the feed's hot path costs one reference, not a copy.
+public final class TypeDefinition: Sendable {
     /// The identifier without its `HKQuantityTypeIdentifier` / `HKCategoryTypeIdentifier` prefix.
     public let identifier: String
     /// Quantity or category.
@@ -46,6 +48,12 @@ public struct TypeDefinition: Sendable {
     public let molarMass: Double?
     /// The values a category sample may take; empty for quantities.
     public let values: [CategoryValue]
+
+    private init(identifier: String, kind: SampleKind, aggregation: AggregationStyle?, canonicalUnit: HealthUnit?,
+                 molarMass: Double?, values: [CategoryValue]) {
+        self.identifier = identifier; self.kind = kind; self.aggregation = aggregation
+        self.canonicalUnit = canonicalUnit; self.molarMass = molarMass; self.values = values
+    }
 
     /// A quantity type; `unit` must be a HealthKit unit string.
     static func quantity(_ identifier: String, _ aggregation: AggregationStyle, _ unit: String,
