@@ -79,10 +79,12 @@ extension SampleType {
     var measures: String { dimensions.map(\.description).joined(separator: " or ") }
 
     /// Example units that fit this type, quoted, for messages.
-    var compatibleExamples: String {
-        guard let canonical = canonicalUnit else { return "none" }
-        var examples = TypeCatalogue.exampleUnits.filter { (try? unit($0))?.isCompatible(with: canonical) == true }
-        if !examples.contains(canonical.symbol) { examples.insert(canonical.symbol, at: 0) }
-        return examples.map { "'\($0)'" }.joined(separator: ", ")
+    var compatibleExamples: String { compatibleUnitExamples.map { "'\($0)'" }.joined(separator: ", ") }
+
+    /// Unit strings that fit this type, the canonical one first; empty for category types.
+    public var compatibleUnitExamples: [String] {
+        guard let canonical = canonicalUnit else { return [] }
+        let others = TypeCatalogue.exampleUnits.filter { $0 != canonical.symbol && (try? unit($0))?.isCompatible(with: canonical) == true }
+        return [canonical.symbol] + others
     }
 }

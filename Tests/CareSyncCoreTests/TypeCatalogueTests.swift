@@ -50,11 +50,7 @@ import Testing
     }
 
     /// A unit of this type other than its canonical one, when HealthKit has any (count, % and IU have none).
-    static func alternativeUnit(_ type: SampleType) -> String? {
-        TypeCatalogue.exampleUnits.first { symbol in
-            symbol != type.canonicalUnit?.symbol && (try? type.unit(symbol))?.isCompatible(with: type.canonicalUnit!) == true
-        }
-    }
+    static func alternativeUnit(_ type: SampleType) -> String? { type.compatibleUnitExamples.dropFirst().first }
 
     /// A unit this type refuses.
     static func foreignUnit(_ type: SampleType) -> String {
