@@ -72,17 +72,17 @@ import Testing
             #expect(problems.map(\.field) == ["value", "unit"])
             return
         }
-        var valid = draft; valid.value = 2; valid.unit = canonical.symbol
+        var valid = draft; valid.value = 0.5; valid.unit = canonical.symbol
         let stored = try #require(SampleValidator.validate(valid, index: 0, problems: &problems))
-        #expect(problems.isEmpty && stored.value == 2)
-        #expect(type.value(stored.value, in: canonical) == 2)
+        #expect(problems.isEmpty && stored.value == 0.5)
+        #expect(type.value(stored.value, in: canonical) == 0.5)
         if let alternative = Self.alternativeUnit(type) {
             let unit = try type.unit(alternative)
-            var other = draft; other.value = type.value(2, in: unit); other.unit = alternative
+            var other = draft; other.value = type.value(0.5, in: unit); other.unit = alternative
             let again = try #require(SampleValidator.validate(other, index: 0, problems: &problems))
-            #expect(abs(again.value - 2) <= 1e-9 * 2, "\(alternative)")
+            #expect(abs(again.value - 0.5) <= 1e-9, "\(alternative)")
         }
-        var foreign = draft; foreign.value = 2; foreign.unit = Self.foreignUnit(type)
+        var foreign = draft; foreign.value = 0.5; foreign.unit = Self.foreignUnit(type)
         #expect(SampleValidator.validate(foreign, index: 0, problems: &problems) == nil)
         #expect(problems.map(\.field) == ["unit"])
         #expect(problems.first?.message.contains(type.rawValue) == true)

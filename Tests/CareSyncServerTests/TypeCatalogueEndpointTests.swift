@@ -47,7 +47,7 @@ import Testing
              "start": "2020-06-18T10:00:00Z", "end": "2020-06-18T10:30:00Z"]
         }
         let samples = SampleType.all.map { type in
-            type.canonicalUnit.map { sample(type, value: 2, unit: $0.symbol) }
+            type.canonicalUnit.map { sample(type, value: 0.5, unit: $0.symbol) }
                 ?? sample(type, value: Double(type.definition.values.last!.value), unit: nil)
         }
         let posted = try await server.send("POST", "/v1/patients/alice/samples", token: device, json: ["samples": .array(samples)])
@@ -60,7 +60,7 @@ import Testing
         for item in read {
             let type = try #require(item["type"]?.stringValue.flatMap(SampleType.init(rawValue:)))
             #expect(item["unit"] == type.canonicalUnit.map { JSONValue.string($0.symbol) }, "\(type)")  // categories have no unit key
-            #expect(item["value"] == .number(type.canonicalUnit == nil ? Double(type.definition.values.last!.value) : 2), "\(type)")
+            #expect(item["value"] == .number(type.canonicalUnit == nil ? Double(type.definition.values.last!.value) : 0.5), "\(type)")
         }
 
         for type in SampleType.all where type.kind == .quantity {
@@ -69,13 +69,13 @@ import Testing
                 let query = "types=\(type.rawValue)&unit=\(alternative.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
                 let page = try await server.send("GET", "/v1/patients/alice/changes?\(query)", token: device)
                 let item = page.json["samples"]?[0]
-                let expected = type.value(2, in: try type.unit(alternative))
+                let expected = type.value(0.5, in: try type.unit(alternative))
                 #expect(item?["unit"] == .string(alternative), "\(type) \(page.text)")
                 #expect(abs((item?["value"]?.numberValue ?? .nan) - expected) <= 1e-9 * max(1, abs(expected)), "\(type) in \(alternative)")
             }
             let foreign = canonical.dimension == UnitDimension(.mass) ? "m" : "kg"
             let refused = try await server.send("POST", "/v1/patients/alice/samples", token: device,
-                                                json: ["samples": [sample(type, value: 2, unit: foreign)]])
+                                                json: ["samples": [sample(type, value: 0.5, unit: foreign)]])
             #expect(refused.status == 422 && refused.json["errors"]?[0]?["field"] == "unit", "\(type)")
             let message = refused.json["errors"]?[0]?["message"]?.stringValue ?? ""
             #expect(message.contains(type.rawValue) && message.contains("'\(foreign)'") && message.contains("'\(canonical.symbol)'"), "\(message)")
