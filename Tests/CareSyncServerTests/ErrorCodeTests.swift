@@ -46,7 +46,7 @@ import Testing
         var noVersion = Fixtures.steps(10).objectValue!
         noVersion["syncIdentifier"] = "x"
         let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, json: ["samples": [
-            .object(bad), Fixtures.steps(5), ["type": "bloodGlucose", "value": "high"], .object(noVersion),
+            .object(bad), Fixtures.steps(5), ["type": "bloodSugar", "value": "high"], .object(noVersion),
             Fixtures.steps(-3), ["type": "stepCount", "value": 1, "unit": "count", "start": "2020-06-18T10:00:00", "end": "2020-06-18T09:00:00Z"],
         ]])
         Self.expectProblem(reply, 422, "validationFailed")

@@ -53,4 +53,36 @@ import Testing
         let fields = Set((missing.json["errors"]?.arrayValue ?? []).compactMap { $0["field"]?.stringValue })
         #expect(fields == ["type", "start", "end", "interval", "options"])
     }
+
+    @Test func figuresComeInTheRequestedUnitForEveryStyle() async throws {
+        let server = try TestServer()
+        defer { Task { await server.stop() } }
+        let t = server.tokens
+        func sample(_ type: String, _ value: Double, _ unit: String, _ hour: Int) -> JSONValue {
+            ["type": .string(type), "value": .number(value), "unit": .string(unit),
+             "start": .string("2020-06-16T1\(hour):00:00Z"), "end": .string("2020-06-16T1\(hour):00:00Z")]
+        }
+        let posted = try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice, json: ["samples": [
+            sample("bodyTemperature", 97.7, "degF", 0), sample("bodyTemperature", 38.5, "degC", 1),
+            sample("bloodGlucose", 5.5507, "mmol<180.15588000005408>/L", 2), sample("bloodGlucose", 120, "mg/dL", 3),
+        ]])
+        #expect(posted.status == 200, "\(posted.text)")
+        let range = "&start=2020-06-16T00:00:00Z&end=2020-06-17T00:00:00Z&interval=day"
+        let temperature = try await server.send("GET", "/v1/patients/alice/statistics?type=bodyTemperature\(range)"
+                                                + "&options=discreteAverage,discreteMin,discreteMax,mostRecent&unit=degF", token: t.therapist)
+        #expect(temperature.json["unit"] == "degF", "\(temperature.text)")
+        let day = temperature.json["buckets"]?[0]
+        #expect(abs((day?["average"]?.numberValue ?? 0) - 99.5) < 1e-9)
+        #expect(abs((day?["min"]?.numberValue ?? 0) - 97.7) < 1e-9 && abs((day?["max"]?.numberValue ?? 0) - 101.3) < 1e-9)
+        let glucose = try await server.send("GET", "/v1/patients/alice/statistics?type=bloodGlucose\(range)&options=discreteMax&unit=mmol/L",
+                                            token: t.therapist)
+        #expect(abs((glucose.json["buckets"]?[0]?["max"]?.numberValue ?? 0) - 120 / 18.015588000005408) < 1e-9, "\(glucose.text)")
+        let category = try await server.send("GET", "/v1/patients/alice/statistics?type=sleepAnalysis\(range)&options=discreteAverage",
+                                             token: t.therapist)
+        #expect(category.status == 422 && category.json["errors"]?[0]?["field"] == "type")
+        let wrongUnit = try await server.send("GET", "/v1/patients/alice/statistics?type=bloodGlucose\(range)&options=discreteMax&unit=degC",
+                                              token: t.therapist)
+        #expect(wrongUnit.status == 422 && wrongUnit.json["errors"]?[0]?["field"] == "unit")
+        #expect(wrongUnit.json["errors"]?[0]?["message"]?.stringValue?.contains("mg/dL") == true)
+    }
 }

@@ -25,6 +25,7 @@ extension CareSyncAPI {
             APIRoute("GET", "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", getReport),
             APIRoute("DELETE", "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", deleteReport),
             APIRoute("GET", "/v1/patients/{patientId}/statistics", getStatistics),
+            APIRoute("GET", "/v1/types", listTypes),
             APIRoute("POST", "/v1/patients", createPatient),
             APIRoute("GET", "/v1/patients", listPatients),
             APIRoute("GET", "/v1/patients/{patientId}", getPatient),
