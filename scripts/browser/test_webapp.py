@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import os
 import sys
+import time
 import traceback
 import urllib.error
 import urllib.parse
@@ -16,7 +17,7 @@ import urllib.request
 from zoneinfo import ZoneInfo
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -142,7 +143,24 @@ def check(name):
 
 
 def wait(condition, timeout=20, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda _: condition(), message)
+    """Waits until `condition()` is truthy; a view re-rendered meanwhile (stale element) just means try again."""
+    def attempt(_):
+        try:
+            return condition()
+        except StaleElementReferenceException:
+            return False
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(attempt, message)
+
+
+def act(action, tries=20):
+    """Runs `action` (which finds elements afresh), again if the view re-rendered under it."""
+    for n in range(tries):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            if n == tries - 1:
+                raise
+            time.sleep(0.1)
 
 
 def q(css):
@@ -210,11 +228,11 @@ def shoot(name):
 
 
 def bars():
-    return {b.get_attribute("data-key"): b.get_attribute("data-value") for b in qs("#steps-chart rect.bar")}
+    return act(lambda: {b.get_attribute("data-key"): b.get_attribute("data-value") for b in qs("#steps-chart rect.bar")})
 
 
 def priority_order():
-    return [e.text for e in qs("#priority-list .source-name")]
+    return act(lambda: [e.get_attribute("textContent") for e in qs("#priority-list .source-name")])
 
 
 def same(bar_values, sums):
@@ -229,7 +247,7 @@ def same(bar_values, sums):
 
 
 def walk_values():
-    return [float(c.get_attribute("data-value")) for c in qs("#walk-table tbody td.num[data-value]")]
+    return act(lambda: [float(c.get_attribute("data-value")) for c in qs("#walk-table tbody td.num[data-value]")])
 
 
 def newest_change():
@@ -320,8 +338,8 @@ def main():
     def _():
         sums = statistics(state["first"], state["last"], priority_order())
         same(bars(), sums)
-        cells = {r.get_attribute("data-day"): r.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-value")
-                 for r in qs("#steps-table tbody tr")}
+        cells = act(lambda: {r.get_attribute("data-day"): r.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-value")
+                             for r in qs("#steps-table tbody tr")})
         same(cells, sums)
         assert sum(1 for v in sums.values() if v) == 7, sums
         no_priority = statistics(state["first"], state["last"], [])
@@ -332,6 +350,8 @@ def main():
 
     @check("the source priority is editable: phone first changes the bars to the endpoint's phone-first figures")
     def _():
+        q("#priority summary").click()
+        assert q("#priority").get_attribute("open") is not None
         q(f"button[aria-label='Move {PHONE_SOURCE} up']").click()
         wait(lambda: priority_order()[:2] == [PHONE_SOURCE, WATCH_SOURCE])
         expected = statistics(state["first"], state["last"], priority_order())
@@ -345,7 +365,7 @@ def main():
     @check("a source name made of markup is shown as text, never as an element")
     def _():
         assert MARKUP_SOURCE in priority_order()
-        headers = [e.text for e in qs("#steps-table thead .source-name")]
+        headers = act(lambda: [e.get_attribute("textContent") for e in qs("#steps-table thead .source-name")])
         assert MARKUP_SOURCE in headers, headers
         assert qs("#patient img") == [] and not alert_open()
 
@@ -373,8 +393,9 @@ def main():
 
     @check("correcting one test posts version 2: the answer replaces exactly one sample, the feed shows one tombstone and one new sample")
     def _():
-        row = next(r for r in qs("#walk-table tbody tr") if r.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-value") == "400")
-        row.find_element(By.CSS_SELECTOR, "button").click()
+        act(lambda: next(r for r in qs("#walk-table tbody tr")
+                         if r.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-value") == "400")
+            .find_element(By.CSS_SELECTOR, "button").click())
         wait(lambda: q("#report-version").get_attribute("value") == "2")
         focused = driver.switch_to.active_element
         assert focused.get_attribute("value") == "400", focused.get_attribute("value")
@@ -385,7 +406,7 @@ def main():
         assert q("#report-result .change-count").get_attribute("data-changed") == "1"
         assert "1 sample changed, 2 unchanged" in q("#report-result").text, q("#report-result").text
         wait(lambda: newest_change().get_attribute("data-deleted") == "1" and newest_change().get_attribute("data-added") == "1", 40)
-        text = newest_change().text
+        text = act(lambda: newest_change().text)
         assert state["uuids"]["2020-06-18"] in text and "report-2020-W25/2020-06-18 v1" in text and "v2" in text, text
         wait(lambda: walk_values() == [380, 450, 420])
         report = api("GET", "/v1/patients/alice/weekly-reports/report-2020-W25", THERAPIST)
@@ -437,13 +458,16 @@ def main():
         q("#tests tbody tr input[type=text]").send_keys(MARKUP_NOTE)
         q("#report-form button[type=submit]").click()
         wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "inserted")
-        wait(lambda: MARKUP_NOTE in [c.text for c in qs("#walk-table td.notes")])
+        wait(lambda: MARKUP_NOTE in [c.get_attribute("textContent") for c in qs("#walk-table td.notes")])
         assert qs("#patient img") == [] and not alert_open()
+        # Let the feed report the insert (and the views reload) before starting the two-step delete.
+        wait(lambda: newest_change().get_attribute("data-added") == "1" and newest_change().get_attribute("data-deleted") == "0", 40)
+        time.sleep(0.5)
         name = q("#report-id").get_attribute("value")
-        item = q(f"#report-list li[data-report='{name}']")
-        item.find_element(By.CSS_SELECTOR, "button.danger").click()
-        confirm = item.find_element(By.CSS_SELECTOR, ".actions button.danger")
-        assert driver.switch_to.active_element == confirm
+        wait(lambda: qs(f"#report-list li[data-report='{name}'] button.danger"))
+        act(lambda: q(f"#report-list li[data-report='{name}'] button.danger").click())
+        confirm = q(f"#report-list li[data-report='{name}'] .actions button.danger")
+        assert confirm.text == "Delete" and driver.switch_to.active_element == confirm
         confirm.click()
         wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "deleted")
         wait(lambda: not qs(f"#report-list li[data-report='{name}']"))

@@ -81,7 +81,7 @@ export function barChart({ width, height, items, label, format, tickLabel, descr
  * Points `{key, time (ms), value}` joined in time order, with value and time axes.
  * Each point carries `data-key` and `data-value` and a <title>.
  */
-export function lineChart({ width, height, points, label, format, timeLabel, describe }) {
+export function lineChart({ width, height, points, label, format, timeLabel, timeTicks = [], describe }) {
   const margin = { top: 14, right: 16, bottom: 28, left: 56 };
   const root = frame(width, height, label);
   const plotW = Math.max(10, width - margin.left - margin.right);
@@ -100,11 +100,13 @@ export function lineChart({ width, height, points, label, format, timeLabel, des
     axis.append(svg('line', { class: 'grid', x1: margin.left, x2: margin.left + plotW, y1: y(t), y2: y(t) }));
     axis.append(svg('text', { class: 'tick', x: margin.left - 6, y: y(t), 'text-anchor': 'end', 'dominant-baseline': 'middle', text: format(t) }));
   }
-  const labels = Math.max(2, Math.min(6, Math.floor(plotW / 90)));
-  for (let n = 0; n < labels; n += 1) {
-    const t = tMin + pad + ((tMax - tMin - 2 * pad) * n) / Math.max(1, labels - 1);
-    if (sorted.length < 2 && n > 0) break;
-    axis.append(svg('text', { class: 'tick', x: x(t), y: height - 10, 'text-anchor': 'middle', text: timeLabel(t) }));
+  // Time labels at the given instants (one per test day), skipping any closer than 64 px to the last drawn.
+  let lastX = -Infinity;
+  for (const t of timeTicks) {
+    const at = x(t);
+    if (at - lastX < 64 || at < margin.left || at > margin.left + plotW) continue;
+    lastX = at;
+    axis.append(svg('text', { class: 'tick', x: at, y: height - 10, 'text-anchor': 'middle', text: timeLabel(t) }));
   }
   root.append(axis);
   if (sorted.length > 1) {

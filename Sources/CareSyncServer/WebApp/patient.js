@@ -140,7 +140,7 @@ export class PatientView {
     fill(head, el('tr', {},
       el('th', { scope: 'col', text: 'Day' }),
       el('th', { scope: 'col', text: 'Steps (by priority)' }),
-      sources.map((s) => el('th', { scope: 'col', class: 'source-col' }, el('span', { class: 'source-name', text: s }),
+      sources.map((s) => el('th', { scope: 'col', class: 'source-col' }, el('span', { class: 'source-name' }, breakable(s)),
         el('span', { class: 'hint', text: ' own count' })))));
     fill(byId('steps-table').tBodies[0], [...items].reverse().map((i) => el('tr', { dataset: { day: i.key } },
       el('th', { scope: 'row', text: f.day(i.key) }),
@@ -205,10 +205,10 @@ export class PatientView {
     fill(byId('walk-table').tBodies[0], tests.map(({ report, sample }) => el('tr', { dataset: { uuid: sample.uuid } },
       el('th', { scope: 'row', text: f.at(sample.start) }),
       el('td', { class: 'num', dataset: { value: sample.value }, text: f.meters.format(sample.value) }),
-      el('td', { text: report.syncIdentifier }),
-      el('td', { class: 'num', text: sample.syncVersion ?? '' }),
+      el('td', { class: 'report-cell' }, el('span', { class: 'report-name', text: report.syncIdentifier }),
+        ` v${sample.syncVersion ?? ''}`,
+        report.source === own ? null : el('span', { class: 'hint by' }, 'by ', breakable(sample.source))),
       el('td', { class: 'notes' }, metadataText(sample.metadata)),
-      el('td', { class: 'source-name', text: sample.source }),
       el('td', {}, report.source === own
         ? el('button', { type: 'button', class: 'quiet small', 'aria-label': `Edit the test of ${f.at(sample.start)}`,
           onclick: () => this.editor.load(report, sample.key) }, 'Edit')
@@ -284,6 +284,8 @@ export class PatientView {
         width: walkWidth, height, points, label: `Six-minute walk distance over time, ${points.length} tests; the table below lists them.`,
         format: (v) => f.meters.format(v),
         timeLabel: (t) => f.instantDay.format(new Date(t)),
+        timeTicks: [...new Set(points.map((p) => dayIn(new Date(p.time), this.patient.timeZone)))]
+          .map((day) => zonedInstant(day, '12:00', this.patient.timeZone).getTime()),
         describe: (p) => `${f.at(p.start)}: ${f.meters.format(p.value)}`,
       }));
     }
@@ -327,6 +329,11 @@ export class PatientView {
       if (kinds.has(WALK)) this.loadReports();
     }, 200);
   }
+}
+
+/** A source name with line-break opportunities after its dots (as text nodes and <wbr>). */
+export function breakable(name) {
+  return name.split('.').flatMap((part, n, all) => (n < all.length - 1 ? [`${part}.`, el('wbr')] : [part]));
 }
 
 /** Metadata as "key: value" text; `note` first. */

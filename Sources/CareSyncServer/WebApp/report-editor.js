@@ -116,8 +116,10 @@ export class ReportEditor {
       note: el('input', { type: 'text', 'aria-label': `Test ${n} notes`, value: original ? String(original.metadata.note ?? '') : '' }),
     };
     const row = { key: original?.key ?? null, original, inputs };
+    // The column headers name the cells on wide screens; on a phone the rows stack and show these names.
+    const cell = (name, input) => el('td', {}, el('span', { class: 'cell-name', 'aria-hidden': 'true', text: name }), input);
     const tr = el('tr', {},
-      el('td', {}, inputs.day), el('td', {}, inputs.time), el('td', {}, inputs.value), el('td', {}, inputs.note),
+      cell('Day', inputs.day), cell('Time', inputs.time), cell('Distance (m)', inputs.value), cell('Notes', inputs.note),
       el('td', {}, el('button', { type: 'button', class: 'quiet small', 'aria-label': `Remove test ${n}`,
         onclick: () => { this.rows = this.rows.filter((r) => r !== row); tr.remove(); } }, '✕')));
     row.tr = tr;
