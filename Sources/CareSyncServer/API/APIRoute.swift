@@ -36,6 +36,7 @@ extension CareSyncAPI {
             APIRoute("GET", "/v1/tokens", listTokens),
             APIRoute("DELETE", "/v1/tokens/{tokenId}", revokeToken),
             APIRoute("GET", "/v1/audit", listAudit),
+            APIRoute("GET", "/v1/whoami", whoami),
             APIRoute("GET", "/healthz", healthz),
             APIRoute("GET", "/readyz", readyz),
             APIRoute("GET", "/metrics", metricsText),

@@ -112,7 +112,9 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)
-    let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
+    var router = api.makeRouter()
+    WebApp.register(on: &router)
+    let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
