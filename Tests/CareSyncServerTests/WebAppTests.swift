@@ -9,40 +9,40 @@ import Testing
         + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
     @Test func everyFileIsServedWithItsTypeValidatorAndSecurityHeaders() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        #expect(WebApp.assets.count >= 10)
-        for asset in WebApp.assets {
-            let reply = try await server.send("GET", asset.path)
-            #expect(reply.status == 200, "\(asset.path)")
-            #expect(reply.body == asset.bytes, "\(asset.path)")
-            #expect(reply.header("Content-Type") == asset.contentType)
-            #expect(reply.header("ETag") == asset.etag)
-            #expect(reply.header("Cache-Control") == "no-cache")
-            #expect(reply.header("Content-Security-Policy") == Self.csp)
-            #expect(reply.header("X-Content-Type-Options") == "nosniff")
-            #expect(reply.header("Referrer-Policy") == "no-referrer")
+        try await TestServer.with { server in
+            #expect(WebApp.assets.count >= 10)
+            for asset in WebApp.assets {
+                let reply = try await server.send("GET", asset.path)
+                #expect(reply.status == 200, "\(asset.path)")
+                #expect(reply.body == asset.bytes, "\(asset.path)")
+                #expect(reply.header("Content-Type") == asset.contentType)
+                #expect(reply.header("ETag") == asset.etag)
+                #expect(reply.header("Cache-Control") == "no-cache")
+                #expect(reply.header("Content-Security-Policy") == Self.csp)
+                #expect(reply.header("X-Content-Type-Options") == "nosniff")
+                #expect(reply.header("Referrer-Policy") == "no-referrer")
+            }
+            #expect(try await server.send("GET", "/").text.contains("<script type=\"module\" src=\"/app.js\"></script>"))
         }
-        #expect(try await server.send("GET", "/").text.contains("<script type=\"module\" src=\"/app.js\"></script>"))
     }
 
     @Test func aMatchingIfNoneMatchIsAnsweredNotModified() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let page = try #require(WebApp.assets.first { $0.path == "/app.js" })
-        let strong = String(page.etag.dropFirst(2))
-        for validator in [page.etag, strong, "W/\"0000\", \(page.etag)", "*"] {
-            let reply = try await server.send("GET", "/app.js", headers: [("If-None-Match", validator)])
-            #expect(reply.status == 304, "\(validator)")
-            #expect(reply.body.isEmpty)
-            #expect(reply.header("ETag") == page.etag)
-            #expect(reply.header("Cache-Control") == "no-cache")
-            #expect(reply.header("Content-Security-Policy") == Self.csp)
-            #expect(reply.header("X-Content-Type-Options") == "nosniff")
+        try await TestServer.with { server in
+            let page = try #require(WebApp.assets.first { $0.path == "/app.js" })
+            let strong = String(page.etag.dropFirst(2))
+            for validator in [page.etag, strong, "W/\"0000\", \(page.etag)", "*"] {
+                let reply = try await server.send("GET", "/app.js", headers: [("If-None-Match", validator)])
+                #expect(reply.status == 304, "\(validator)")
+                #expect(reply.body.isEmpty)
+                #expect(reply.header("ETag") == page.etag)
+                #expect(reply.header("Cache-Control") == "no-cache")
+                #expect(reply.header("Content-Security-Policy") == Self.csp)
+                #expect(reply.header("X-Content-Type-Options") == "nosniff")
+            }
+            let other = try await server.send("GET", "/app.js", headers: [("If-None-Match", "W/\"0000\"")])
+            #expect(other.status == 200)
+            #expect(other.body == page.bytes)
         }
-        let other = try await server.send("GET", "/app.js", headers: [("If-None-Match", "W/\"0000\"")])
-        #expect(other.status == 200)
-        #expect(other.body == page.bytes)
     }
 
     @Test func theTagFollowsTheBytes() {
@@ -54,17 +54,17 @@ import Testing
     }
 
     @Test func headAndOtherMethods() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let index = try #require(WebApp.assets.first { $0.path == "/" })
-        let head = try await server.send("HEAD", "/")
-        #expect(head.status == 200)
-        #expect(head.body.isEmpty)
-        #expect(head.header("Content-Length") == String(index.bytes.count))
-        #expect(head.header("Content-Security-Policy") == Self.csp)
-        let post = try await server.send("POST", "/", body: Array("x".utf8))
-        #expect(post.status == 405)
-        #expect(post.header("Allow")?.contains("GET") == true)
+        try await TestServer.with { server in
+            let index = try #require(WebApp.assets.first { $0.path == "/" })
+            let head = try await server.send("HEAD", "/")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(index.bytes.count))
+            #expect(head.header("Content-Security-Policy") == Self.csp)
+            let post = try await server.send("POST", "/", body: Array("x".utf8))
+            #expect(post.status == 405)
+            #expect(post.header("Allow")?.contains("GET") == true)
+        }
     }
 
     @Test func theAppHasNoInlineCodeAndNoOtherOrigin() throws {
@@ -96,17 +96,17 @@ import Testing
     }
 
     @Test func apiAnswersAreNotStored() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let t = server.tokens
-        let answers = [
-            try await server.send("GET", "/v1/patients", token: t.admin),
-            try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist),
-            try await server.send("GET", "/v1/patients/bob/changes", token: t.therapist),
-            try await server.send("GET", "/v1/patients", token: "cs_0000000000000000_nope"),
-            try await server.send("GET", "/openapi.json"),
-        ]
-        #expect(answers.map(\.status) == [200, 200, 404, 401, 200])
-        for answer in answers { #expect(answer.header("Cache-Control") == "no-store") }
+        try await TestServer.with { server in
+            let t = server.tokens
+            let answers = [
+                try await server.send("GET", "/v1/patients", token: t.admin),
+                try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist),
+                try await server.send("GET", "/v1/patients/bob/changes", token: t.therapist),
+                try await server.send("GET", "/v1/patients", token: "cs_0000000000000000_nope"),
+                try await server.send("GET", "/openapi.json"),
+            ]
+            #expect(answers.map(\.status) == [200, 200, 404, 401, 200])
+            for answer in answers { #expect(answer.header("Cache-Control") == "no-store") }
+        }
     }
 }
