@@ -39,7 +39,7 @@ import Testing
 
     @Test func unavailableAndTooManyRequestsCarryRetryAfter() {
         #expect(HTTPError.unavailable("busy").headers[.retryAfter] == "1")
-        #expect(HTTPError(.tooManyRequests, code: .tooManyRequests, headers: [.retryAfter: "7"]).headers[.retryAfter] == "7")
+        #expect(HTTPError(.tooManyRequests, code: "tooManyRequests", headers: [.retryAfter: "7"]).headers[.retryAfter] == "7")
         #expect(HTTPError.notFound().headers[.retryAfter] == nil)
     }
 

@@ -140,3 +140,13 @@ import Testing
         }
     }
 }
+
+/// The API's code vocabulary: every code has a fixed title, and the HTTP layer's codes are part of it.
+@Suite struct ProblemCodeTests {
+    @Test func everyCodeTheServerSendsHasItsOwnTitleAndTheHTTPLayersCodesAreIncluded() {
+        #expect(ProblemCode.all.allSatisfy { $0.title?.isEmpty == false })
+        #expect(Set(ProblemCode.all.map(\.rawValue)).count == ProblemCode.all.count)
+        #expect(Set(ProblemCode.httpLayer).isSubset(of: Set(ProblemCode.all)))
+        #expect(APIError.invalidAnchor.httpError.title == "Invalid anchor")
+    }
+}

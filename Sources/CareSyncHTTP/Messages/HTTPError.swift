@@ -13,7 +13,7 @@ public struct HTTPError: HTTPResponseError, Sendable, Hashable {
     public var code: ProblemCode
     /// The problem type URI: `typePrefix` + code.
     public var type: String { Self.typePrefix + code.rawValue }
-    /// A short summary, fixed per code (`ProblemCode.title`); the status's reason phrase for an unlisted code.
+    /// A short summary, fixed per code (`ProblemCode.title`); the status's reason phrase for a code without one.
     public var title: String
     /// A human-readable explanation of this occurrence.
     public var detail: String

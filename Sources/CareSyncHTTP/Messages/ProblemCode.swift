@@ -1,90 +1,60 @@
-/// The machine-readable `code` of a problem+json body (api.md's list, plus server-level codes).
+/// The machine-readable `code` of a problem+json body, with its fixed `title`. This module declares the codes
+/// its own refusals use; an application adds its vocabulary in an extension (CareSyncServer's `ProblemCode+API`).
 public struct ProblemCode: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The code as sent on the wire.
     public var rawValue: String
-    /// Creates a code from its wire spelling.
+    /// The summary every problem of this code carries (RFC 9457 `title`); nil: the status's reason phrase.
+    public var title: String?
+    /// Creates a code from its wire spelling, with no title of its own.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code with its title.
+    public init(_ rawValue: String, title: String) { self.rawValue = rawValue; self.title = title }
     /// Creates a code from a string literal.
     public init(stringLiteral value: String) { self.rawValue = value }
     /// The wire spelling.
     public var description: String { rawValue }
+    /// Codes are equal when their wire spellings are.
+    public static func == (lhs: ProblemCode, rhs: ProblemCode) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the wire spelling.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// 400: the body is not well-formed JSON.
-    public static let invalidJSON: ProblemCode = "invalidJSON"
-    /// 422: the body is JSON but breaks the contract's rules.
-    public static let validationFailed: ProblemCode = "validationFailed"
-    /// 400: the anchor is malformed or from another database.
-    public static let invalidAnchor: ProblemCode = "invalidAnchor"
-    /// 410: the anchor is older than the tombstone retention horizon.
-    public static let anchorExpired: ProblemCode = "anchorExpired"
-    /// 401: missing or bad token.
-    public static let unauthorized: ProblemCode = "unauthorized"
-    /// 403: the token may not do this.
-    public static let forbidden: ProblemCode = "forbidden"
-    /// 404: no such resource (or not within the caller's reach).
-    public static let notFound: ProblemCode = "notFound"
+    /// 400: the body is not well-formed JSON (or a gzip body does not inflate).
+    public static let invalidJSON = ProblemCode("invalidJSON", title: "Invalid JSON")
+    /// 422: the body is JSON but breaks the rules.
+    public static let validationFailed = ProblemCode("validationFailed", title: "Validation failed")
+    /// 401: missing or bad credentials.
+    public static let unauthorized = ProblemCode("unauthorized", title: "Unauthorized")
+    /// 404: no such resource.
+    public static let notFound = ProblemCode("notFound", title: "Not found")
     /// 405: the path exists, the method does not.
-    public static let methodNotAllowed: ProblemCode = "methodNotAllowed"
+    public static let methodNotAllowed = ProblemCode("methodNotAllowed", title: "Method not allowed")
     /// 413: the body (or its inflated form) is over the limit.
-    public static let payloadTooLarge: ProblemCode = "payloadTooLarge"
+    public static let payloadTooLarge = ProblemCode("payloadTooLarge", title: "Payload too large")
     /// 415: content type or content coding not accepted.
-    public static let unsupportedMediaType: ProblemCode = "unsupportedMediaType"
-    /// 409: the write conflicts with stored state.
-    public static let conflict: ProblemCode = "conflict"
-    /// 429: too many requests.
-    public static let tooManyRequests: ProblemCode = "tooManyRequests"
-    /// 503: the server cannot take the request now (connection cap, shutting down, store down).
-    public static let unavailable: ProblemCode = "unavailable"
+    public static let unsupportedMediaType = ProblemCode("unsupportedMediaType", title: "Unsupported media type")
+    /// 503: the server cannot take the request now (connection cap, shutting down).
+    public static let unavailable = ProblemCode("unavailable", title: "Unavailable")
     /// 500: an unexpected failure; details are only in the log.
-    public static let `internal`: ProblemCode = "internal"
+    public static let `internal` = ProblemCode("internal", title: "Internal error")
+    /// 400: the request's framing or syntax is malformed.
+    public static let badRequest = ProblemCode("badRequest", title: "Bad request")
+    /// 408: the client was too slow sending the head or body.
+    public static let requestTimeout = ProblemCode("requestTimeout", title: "Request timeout")
+    /// 414: the request line is over the limit.
+    public static let uriTooLong = ProblemCode("uriTooLong", title: "URI too long")
+    /// 417: an `Expect` other than 100-continue.
+    public static let expectationFailed = ProblemCode("expectationFailed", title: "Expectation failed")
+    /// 431: too many header fields, or too many header bytes.
+    public static let headersTooLarge = ProblemCode("headersTooLarge", title: "Header fields too large")
+    /// 501: a transfer coding or method the server does not implement.
+    public static let notImplemented = ProblemCode("notImplemented", title: "Not implemented")
+    /// 505: an HTTP version other than 1.0 and 1.1.
+    public static let versionNotSupported = ProblemCode("versionNotSupported", title: "HTTP version not supported")
 
-    /// 400: the request's framing or syntax is malformed (server-level).
-    public static let badRequest: ProblemCode = "badRequest"
-    /// 408: the client was too slow sending the head or body (server-level).
-    public static let requestTimeout: ProblemCode = "requestTimeout"
-    /// 414: the request line is over the limit (server-level).
-    public static let uriTooLong: ProblemCode = "uriTooLong"
-    /// 417: an `Expect` other than 100-continue (server-level).
-    public static let expectationFailed: ProblemCode = "expectationFailed"
-    /// 431: too many header fields, or too many header bytes (server-level).
-    public static let headersTooLarge: ProblemCode = "headersTooLarge"
-    /// 501: a transfer coding or method the server does not implement (server-level).
-    public static let notImplemented: ProblemCode = "notImplemented"
-    /// 505: an HTTP version other than 1.0 and 1.1 (server-level).
-    public static let versionNotSupported: ProblemCode = "versionNotSupported"
-
-    /// Every code a CareSync server sends, api.md's and the server level's (the OpenAPI enum lists the same).
-    public static let all: [ProblemCode] = [
-        .invalidJSON, .validationFailed, .invalidAnchor, .anchorExpired, .unauthorized, .forbidden, .notFound,
-        .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .conflict, .tooManyRequests, .unavailable, .internal,
-        .badRequest, .requestTimeout, .uriTooLong, .expectationFailed, .headersTooLarge, .notImplemented, .versionNotSupported,
+    /// Every code this module's own refusals use.
+    public static let httpLayer: [ProblemCode] = [
+        .invalidJSON, .validationFailed, .unauthorized, .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType,
+        .unavailable, .internal, .badRequest, .requestTimeout, .uriTooLong, .expectationFailed, .headersTooLarge,
+        .notImplemented, .versionNotSupported,
     ]
-
-    /// The fixed summary of the problem type (RFC 9457 `title`): the same for every occurrence of a code.
-    public var title: String? {
-        switch self {
-        case .invalidJSON: "Invalid JSON"
-        case .validationFailed: "Validation failed"
-        case .invalidAnchor: "Invalid anchor"
-        case .anchorExpired: "Anchor expired"
-        case .unauthorized: "Unauthorized"
-        case .forbidden: "Forbidden"
-        case .notFound: "Not found"
-        case .methodNotAllowed: "Method not allowed"
-        case .payloadTooLarge: "Payload too large"
-        case .unsupportedMediaType: "Unsupported media type"
-        case .conflict: "Conflict"
-        case .tooManyRequests: "Too many requests"
-        case .unavailable: "Unavailable"
-        case .internal: "Internal error"
-        case .badRequest: "Bad request"
-        case .requestTimeout: "Request timeout"
-        case .uriTooLong: "URI too long"
-        case .expectationFailed: "Expectation failed"
-        case .headersTooLarge: "Header fields too large"
-        case .notImplemented: "Not implemented"
-        case .versionNotSupported: "HTTP version not supported"
-        default: nil
-        }
-    }
 }
