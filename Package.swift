@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CareSync",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "caresync", targets: ["caresync"]),
     ],
@@ -45,7 +45,7 @@ let package = Package(
         ], resources: [.embedInCode("OpenAPI/openapi.json")]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer",
+            "CareSyncServer", "CareSyncCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -59,9 +59,12 @@ let package = Package(
         // Statistics benchmark: engine alone and store fetch + engine (release build; see docs/benchmarks.md).
         .executableTarget(name: "caresync-stats-bench", dependencies: ["CareSyncCore", "CareSyncStore"], path: "bench/stats"),
 
+        // What every test target shares: polling with a deadline.
+        .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
-        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel"]),
+        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
-        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore"]),
+        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore",
+                                                            "CareSyncReferenceModel", "CareSyncTestSupport"]),
     ]
 )

@@ -5,17 +5,24 @@ import Foundation
 /// Every write is one transaction and follows HealthKit's rules, keyed by (patient, source, syncIdentifier):
 /// a higher `syncVersion` replaces the stored sample (which leaves a tombstone; the new one gets a new uuid),
 /// an equal or lower one is ignored. Each committed change takes the next sequence of the store's
-/// change log, so anchors order every change. Methods are synchronous and thread-safe; callers on
-/// an async context hop to a blocking queue first.
+/// change log, so anchors order every change. Writes go through a transaction (`SyncTransaction`), which also
+/// carries the request's audit record and idempotency record. Reads are synchronous and thread-safe.
 public protocol SyncStore: Sendable {
     /// The id anchors from this store carry.
     var storeID: String { get }
 
-    /// Applies a batch of samples from `source` for `patient` in one transaction, in order.
-    func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult
+    /// Signalled after every commit that changed a patient's feed: what wakes long polls, never a controller.
+    var notifier: ChangeNotifier { get }
 
-    /// Deletes samples of `source` by uuid and by sync identifier; each deletion leaves a tombstone.
-    func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult
+    /// Runs `body` in one write transaction, blocking the caller; a throw rolls everything back.
+    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T
+
+    /// Runs `body` in one write transaction without blocking a thread. With a claim, the key is looked up and
+    /// the answer recorded in that same transaction: a retry of the same request is `.replayed`, another
+    /// request with the key is `.keyReused`, and neither runs `body`.
+    func write<Value: Sendable>(
+        idempotency: IdempotencyClaim?, _ body: @escaping @Sendable (any SyncTransaction) throws -> WriteAnswer<Value>
+    ) async throws -> IdempotentWriteResult<Value>
 
     /// One page of the anchored change feed. Throws `SyncError.invalidAnchor` / `.anchorExpired`.
     func changes(_ query: ChangeQuery) throws -> ChangeSet
@@ -23,18 +30,49 @@ public protocol SyncStore: Sendable {
     /// The anchor at the head of the change log now (what a reader with nothing new would be handed).
     func currentAnchor() throws -> Anchor
 
-    /// Posts a weekly report: new or higher version stored by the derived-identifier rules, else ignored.
-    func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult
-
     /// The current version of a report, or nil.
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport?
 
     /// Reports whose week starts within `[from, to]`, by week start.
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport]
 
-    /// Deletes a report of `source` and tombstones its samples; nil when there was none.
-    func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor?
-
     /// Purges tombstones deleted before `horizon` and records it; older anchors become `anchorExpired`.
     func purgeTombstones(before horizon: Date) throws -> Int
+
+    /// Forgets idempotency records expired at `now`; returns how many.
+    @discardableResult
+    func purgeIdempotencyRecords(now: Date) throws -> Int
+}
+
+extension SyncStore {
+    /// Applies a batch of samples from `source` for `patient` in one transaction, in order.
+    public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
+        try write { w in
+            let results = try w.upsert(samples, patient: patient, source: source, now: now)
+            return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
+        }
+    }
+
+    /// Deletes samples of `source` by uuid and by sync identifier; each deletion leaves a tombstone.
+    public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
+        try write { w in
+            let results = try w.delete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
+            return DeleteBatchResult(anchor: try w.headAnchor(), results: results)
+        }
+    }
+
+    /// Posts a weekly report: new or higher version stored by the derived-identifier rules, else ignored.
+    public func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
+        try write { w in
+            let (outcome, stored) = try w.upsertReport(report, patient: patient, source: source, now: now)
+            return WeeklyReportUpsertResult(outcome: outcome, anchor: try w.headAnchor(), report: stored)
+        }
+    }
+
+    /// Deletes a report of `source` and tombstones its samples; nil when there was none.
+    public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
+        try write { w in
+            try w.deleteReport(patient: patient, syncIdentifier: syncIdentifier, source: source, now: now) ? try w.headAnchor() : nil
+        }
+    }
 }

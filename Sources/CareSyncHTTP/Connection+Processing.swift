@@ -4,6 +4,7 @@ import HTTPTypes
 extension Connection {
     /// Parses buffered bytes while the connection is reading a request.
     func process() {
+        loop.assertOnLoop()
         while phase == .idle || phase == .head || phase == .body {
             let start = readIndex
             let outcome: (ParseEvent, Int)
@@ -97,6 +98,7 @@ extension Connection {
 
     /// The head filter decided: refuse without reading the body, or send `100 Continue` and read it.
     private func filtered(refusal: PreparedResponse?, context: RequestContext) {
+        loop.assertOnLoop()
         guard phase == .filtering else { return }
         if let refusal {
             closeAfterResponse = true
@@ -120,6 +122,7 @@ extension Connection {
 
     /// A whole request is in: hand it to the pipeline in a task, off the I/O queue.
     private func requestReceived() {
+        loop.assertOnLoop()
         guard let current else { return }
         phase = .handling
         deadline = 0
@@ -132,13 +135,13 @@ extension Connection {
             return
         }
         guard core.configuration.handlersOnEventLoops else {
-            Task {
+            handler = Task {
                 let prepared = await Self.answer(current, core: core, close: close)
                 self.loop.complete(self, with: prepared)
             }
             return
         }
-        Task(executorPreference: loop.executor) {
+        handler = Task(executorPreference: loop.executor) {
             let prepared = await Self.answer(current, core: core, close: close)
             self.send(prepared)  // the task runs on this connection's loop queue
         }
@@ -162,6 +165,7 @@ extension Connection {
 
     /// Answers a malformed or timed-out request with problem+json and closes after it.
     func fail(with error: HTTPError) {
+        loop.assertOnLoop()
         closeAfterResponse = true
         let head = current?.head ?? RequestHead(method: .get, target: "/", remoteAddress: peer)
         send(ResponsePreparer.prepare(error.response(), for: head, core: core, close: true))

@@ -6,7 +6,9 @@ import Glibc
 extension Connection {
     /// Sends a prepared response; streams are pumped from a task with back-pressure.
     func send(_ prepared: PreparedResponse) {
+        loop.assertOnLoop()
         guard phase != .closed, phase != .lingering else { return }
+        handler = nil
         phase = .responding
         deadline = 0
         if prepared.close { closeAfterResponse = true }
@@ -48,6 +50,7 @@ extension Connection {
     /// Writes `bytes` now as far as the socket takes them; the rest waits for the write source.
     /// `completion` runs once everything queued so far is in the kernel (true) or the connection closed (false).
     func write(_ bytes: [UInt8], completion: @escaping (Bool) -> Void) {
+        loop.assertOnLoop()
         guard phase != .closed else {
             completion(false)
             return
@@ -90,6 +93,7 @@ extension Connection {
 
     /// The socket is writable again: send what is pending.
     func flush() {
+        loop.assertOnLoop()
         guard phase != .closed, pendingIndex < pending.count || !onDrained.isEmpty else { return }
         while pendingIndex < pending.count {
             let n = pending.withUnsafeBytes { raw in
@@ -119,6 +123,7 @@ extension Connection {
 
     /// The whole response is in the kernel: close (lingering), or wait for the next request.
     func responseWritten() {
+        loop.assertOnLoop()
         guard phase == .responding else { return }
         current = nil
         if closeAfterResponse {

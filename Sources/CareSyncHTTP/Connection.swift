@@ -5,8 +5,8 @@ import HTTPTypes
 import Glibc
 #endif
 
-/// One client connection. Every property is touched only on `loop.queue`; handlers run in tasks
-/// elsewhere and hop back to the queue with their results.
+/// One client connection. Every property is touched only on `loop.queue` (each entry point asserts it in
+/// debug builds); handlers run in tasks elsewhere and hop back to the queue with their results.
 final class Connection: @unchecked Sendable {
     /// Where the connection is in its request cycle; each phase has at most one deadline.
     enum Phase: Equatable {
@@ -58,6 +58,8 @@ final class Connection: @unchecked Sendable {
     var pending: [UInt8] = []
     var pendingIndex = 0
     var onDrained: [(Bool) -> Void] = []
+    /// The task answering the current request; cancelled when the client goes away before the answer.
+    var handler: Task<Void, Never>?
 
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
         self.fd = fd
@@ -69,6 +71,7 @@ final class Connection: @unchecked Sendable {
 
     /// Registers with the loop's epoll set and starts reading (on the queue).
     func start() {
+        loop.assertOnLoop()
         guard loop.register(self) else {
             phase = .closed
             core.connectionCount.subtract(1, ordering: .relaxed)
@@ -81,6 +84,7 @@ final class Connection: @unchecked Sendable {
 
     /// Reacts to what epoll reported for this socket.
     func handle(events: UInt32) {
+        loop.assertOnLoop()
         let failed = events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
         if failed, !wantRead {
             // Hang-ups are reported even without interest: with reading off, nobody would notice.
@@ -108,6 +112,7 @@ final class Connection: @unchecked Sendable {
     /// (pipelined bytes are buffered, an EOF is noticed) until `maxPipelineBuffer` bytes wait;
     /// keeping the source armed spares two `epoll_ctl` calls per request.
     func readable() {
+        loop.assertOnLoop()
         switch phase {
         case .closed:
             return
@@ -133,12 +138,15 @@ final class Connection: @unchecked Sendable {
 
     /// The client closed its side: an unfinished request is dropped, an answered one still completes.
     private func peerClosed() {
+        loop.assertOnLoop()
         switch phase {
         case .idle, .head, .body, .lingering:
             close()
         case .filtering, .handling, .responding:
             closeAfterResponse = true
             suspendReading()
+            // Nobody will read the answer: a parked long poll frees its place now instead of at its deadline.
+            if phase == .handling { handler?.cancel() }
         case .closed:
             break
         }
@@ -164,6 +172,7 @@ final class Connection: @unchecked Sendable {
 
     /// Cuts off a phase whose deadline passed: 408 for a slow head or body, plain close otherwise.
     func checkDeadline(now: UInt64) {
+        loop.assertOnLoop()
         guard deadline != 0, now >= deadline, phase != .closed else { return }
         switch phase {
         case .idle, .responding, .lingering:
@@ -178,15 +187,19 @@ final class Connection: @unchecked Sendable {
 
     /// Shutdown: an idle connection closes now, a busy one after its response.
     func beginShutdown() {
+        loop.assertOnLoop()
         closeAfterResponse = true
         if phase == .lingering || (phase == .idle && readIndex == buffer.count) { close() }
     }
 
     /// Takes the socket out of the epoll set, closes it and forgets the connection.
     func close() {
+        loop.assertOnLoop()
         guard phase != .closed else { return }
         phase = .closed
         deadline = 0
+        handler?.cancel()
+        handler = nil
         loop.remove(self)
         Glibc.close(fd)
         core.connectionCount.subtract(1, ordering: .relaxed)

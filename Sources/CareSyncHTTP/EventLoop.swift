@@ -8,8 +8,8 @@ import Glibc
 /// A serial queue that owns a share of the connections. Their sockets sit in one epoll set per
 /// loop, and one Dispatch read source on that set wakes the loop: each wake-up serves every ready
 /// connection in a batch (per-connection Dispatch sources cost a thread wake-up and two
-/// `epoll_ctl` calls per event). Connection state is touched only on `queue`; a timer on it sweeps
-/// the deadlines.
+/// `epoll_ctl` calls per event). Connection state is touched only on `queue` (asserted in debug builds);
+/// a timer on it sweeps the deadlines.
 final class EventLoop: @unchecked Sendable {
     let queue: DispatchQueue
     /// Runs handler tasks on `queue` (only with `handlersOnEventLoops`).
@@ -47,6 +47,14 @@ final class EventLoop: @unchecked Sendable {
         timer.resume()
     }
 
+    /// Traps in debug builds when called off `queue`: what the loop owns is touched only there.
+    @inline(__always)
+    func assertOnLoop() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+
     deinit {
         scratch.deallocate()
         events.deallocate()
@@ -54,6 +62,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Serves every ready connection; more than a batch waiting makes the source fire again.
     private func drain() {
+        assertOnLoop()
         while true {
             let count = epoll_wait(epollFD, events, Self.batch, 0)
             if count < 0, errno == EINTR { continue }
@@ -78,6 +87,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Writes every finished response (on the queue).
     private func sendFinished() {
+        assertOnLoop()
         let items = finished.withLock { state -> [(Connection, PreparedResponse)] in
             defer {
                 state.items = []
@@ -90,6 +100,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Adds a connection to the epoll set, reading (on the queue); false if the kernel refused.
     func register(_ connection: Connection) -> Bool {
+        assertOnLoop()
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = connection.fd
@@ -100,6 +111,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Changes what a connection waits for (level-triggered; errors and hang-ups always count).
     func setInterest(_ connection: Connection, read: Bool, write: Bool) {
+        assertOnLoop()
         var event = epoll_event()
         event.events = (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
         event.data.fd = connection.fd
@@ -108,12 +120,14 @@ final class EventLoop: @unchecked Sendable {
 
     /// Takes a connection out of the set before its descriptor is closed (on the queue).
     func remove(_ connection: Connection) {
+        assertOnLoop()
         epoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fd, nil)
         if connections[connection.fd] === connection { connections[connection.fd] = nil }
     }
 
     /// Cuts off every connection whose deadline passed (on the queue).
     func sweep(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        assertOnLoop()
         for connection in connections.values {
             connection.checkDeadline(now: now)
         }
@@ -121,11 +135,13 @@ final class EventLoop: @unchecked Sendable {
 
     /// Asks every connection to finish: idle ones close now, busy ones after their response.
     func beginShutdown() {
+        assertOnLoop()
         for connection in connections.values { connection.beginShutdown() }
     }
 
     /// Closes every connection at once.
     func closeAll() {
+        assertOnLoop()
         for connection in connections.values { connection.close() }
     }
 

@@ -1,35 +1,42 @@
 import HTTPTypes
 
 /// An RFC 9457 problem: thrown by handlers, rendered as `application/problem+json`
-/// `{"type","title","status","detail","code","errors":[{"index","field","message"}]}`.
+/// `{"type","title","status","detail","code","errors":[{"index","field","message"}]}`, always all six members.
+/// This is the one problem renderer: the HTTP layer's refusals and the API's use it alike.
 public struct HTTPError: HTTPResponseError, Sendable, Hashable {
+    /// The prefix of every problem `type` URI: the code follows it. An identifier, not a page to fetch.
+    public static let typePrefix = "https://caresync.example/problems/"
+
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// The machine-readable code (api.md).
     public var code: ProblemCode
-    /// The problem type URI; "about:blank" unless set.
-    public var type: String
-    /// A short summary; defaults to the status's reason phrase.
+    /// The problem type URI: `typePrefix` + code.
+    public var type: String { Self.typePrefix + code.rawValue }
+    /// A short summary, fixed per code (`ProblemCode.title`); the status's reason phrase for an unlisted code.
     public var title: String
     /// A human-readable explanation of this occurrence.
-    public var detail: String?
+    public var detail: String
     /// Per-item, per-field errors (validation).
     public var errors: [FieldError]
     /// Extra header fields to send (`Allow`, `WWW-Authenticate`, `Retry-After` …).
     public var headers: HTTPFields
 
-    /// Creates a problem.
+    /// Creates a problem; a 503 or 429 without `Retry-After` gets `Retry-After: 1`.
     public init(
-        _ status: HTTPResponse.Status, code: ProblemCode, title: String? = nil, detail: String? = nil,
-        errors: [FieldError] = [], headers: HTTPFields = [:], type: String = "about:blank"
+        _ status: HTTPResponse.Status, code: ProblemCode, detail: String? = nil,
+        errors: [FieldError] = [], headers: HTTPFields = [:]
     ) {
         self.status = status
         self.code = code
-        self.type = type
-        self.title = title ?? (status.reasonPhrase.isEmpty ? "HTTP \(status.code)" : status.reasonPhrase)
-        self.detail = detail
+        let reason = status.reasonPhrase.isEmpty ? "HTTP \(status.code)" : status.reasonPhrase
+        self.title = code.title ?? reason
+        self.detail = detail ?? reason + "."
         self.errors = errors
         self.headers = headers
+        if (status == .serviceUnavailable || status == .tooManyRequests) && self.headers[.retryAfter] == nil {
+            self.headers[.retryAfter] = "1"
+        }
     }
 
     /// The problem+json response.
@@ -43,16 +50,13 @@ public struct HTTPError: HTTPResponseError, Sendable, Hashable {
     public var jsonText: String {
         var out = "{\"type\":" + JSONText.quoted(type) + ",\"title\":" + JSONText.quoted(title)
         out += ",\"status\":\(status.code)"
-        if let detail { out += ",\"detail\":" + JSONText.quoted(detail) }
+        out += ",\"detail\":" + JSONText.quoted(detail)
         out += ",\"code\":" + JSONText.quoted(code.rawValue) + ",\"errors\":["
         for (n, error) in errors.enumerated() {
             if n > 0 { out += "," }
-            out += "{"
-            var parts: [String] = []
-            if let index = error.index { parts.append("\"index\":\(index)") }
-            if let field = error.field { parts.append("\"field\":" + JSONText.quoted(field)) }
-            parts.append("\"message\":" + JSONText.quoted(error.message))
-            out += parts.joined(separator: ",") + "}"
+            out += "{\"index\":" + (error.index.map { String($0) } ?? "null")
+            out += ",\"field\":" + (error.field.map(JSONText.quoted) ?? "null")
+            out += ",\"message\":" + JSONText.quoted(error.message) + "}"
         }
         return out + "]}"
     }
@@ -95,6 +99,6 @@ extension HTTPError {
     }
     /// 500 `internal` (no internals in `detail`).
     public static var `internal`: HTTPError {
-        HTTPError(.internalServerError, code: .internal, detail: "An unexpected error occurred.")
+        HTTPError(.internalServerError, code: .internal, detail: "The server failed to answer; the failure is logged under the request id.")
     }
 }

@@ -16,6 +16,6 @@ public enum ErrorRenderer {
         var log = logger
         log[metadataKey: "request.id"] = .string(requestID)
         log.error("request.failed", metadata: ["error": .string(String(reflecting: error))])
-        return HTTPError(.internalServerError, code: .internal, detail: "An unexpected error occurred.").response()
+        return HTTPError.internal.response()
     }
 }

@@ -52,4 +52,39 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     public static let notImplemented: ProblemCode = "notImplemented"
     /// 505: an HTTP version other than 1.0 and 1.1 (server-level).
     public static let versionNotSupported: ProblemCode = "versionNotSupported"
+
+    /// Every code a CareSync server sends, api.md's and the server level's (the OpenAPI enum lists the same).
+    public static let all: [ProblemCode] = [
+        .invalidJSON, .validationFailed, .invalidAnchor, .anchorExpired, .unauthorized, .forbidden, .notFound,
+        .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .conflict, .tooManyRequests, .unavailable, .internal,
+        .badRequest, .requestTimeout, .uriTooLong, .expectationFailed, .headersTooLarge, .notImplemented, .versionNotSupported,
+    ]
+
+    /// The fixed summary of the problem type (RFC 9457 `title`): the same for every occurrence of a code.
+    public var title: String? {
+        switch self {
+        case .invalidJSON: "Invalid JSON"
+        case .validationFailed: "Validation failed"
+        case .invalidAnchor: "Invalid anchor"
+        case .anchorExpired: "Anchor expired"
+        case .unauthorized: "Unauthorized"
+        case .forbidden: "Forbidden"
+        case .notFound: "Not found"
+        case .methodNotAllowed: "Method not allowed"
+        case .payloadTooLarge: "Payload too large"
+        case .unsupportedMediaType: "Unsupported media type"
+        case .conflict: "Conflict"
+        case .tooManyRequests: "Too many requests"
+        case .unavailable: "Unavailable"
+        case .internal: "Internal error"
+        case .badRequest: "Bad request"
+        case .requestTimeout: "Request timeout"
+        case .uriTooLong: "URI too long"
+        case .expectationFailed: "Expectation failed"
+        case .headersTooLarge: "Header fields too large"
+        case .notImplemented: "Not implemented"
+        case .versionNotSupported: "HTTP version not supported"
+        default: nil
+        }
+    }
 }

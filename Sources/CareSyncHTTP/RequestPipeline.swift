@@ -63,7 +63,7 @@ struct RequestPipeline: Sendable {
         } catch .tooLarge {
             throw .payloadTooLarge("The inflated request body is over the limit.")
         } catch {
-            throw HTTPError(.badRequest, code: .badRequest, detail: "The gzip request body is corrupt.")
+            throw HTTPError.invalidJSON("The gzip request body does not inflate.")
         }
         decoded.head.headers[.contentEncoding] = nil
         return decoded

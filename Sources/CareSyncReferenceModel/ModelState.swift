@@ -36,6 +36,7 @@ struct ModelState: Sendable {
     var tombstones: [UUID: Tomb] = [:]
     var byKey: [Key: UUID] = [:]
     var reports: [Key: Report] = [:]
+    var idempotency: [IdempotencyKey: IdempotencyRecord] = [:]
 
     /// Takes the next sequence and records what it points at.
     mutating func append(_ slot: Slot, patient: String) -> Int64 {

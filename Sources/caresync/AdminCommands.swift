@@ -1,3 +1,4 @@
+import CareSyncCore
 import ArgumentParser
 import CareSyncServer
 import Foundation

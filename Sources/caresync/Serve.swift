@@ -1,3 +1,4 @@
+import Synchronization
 import ArgumentParser
 import CareSyncServer
 import Dispatch
@@ -37,7 +38,7 @@ struct Serve: AsyncParsableCommand {
 
 /// SIGTERM and SIGINT, caught from creation on; `wait()` returns once either arrived.
 final class TerminationSignal: Sendable {
-    private let state = Locked<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
     nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
 
     init() {

@@ -26,10 +26,12 @@ import Testing
         #expect(RFC3339.parse(text) == nil)
     }
 
-    @Test func formatsUTCWithMillisecondsOnlyWhenNeeded() throws {
-        #expect(RFC3339.format(try #require(RFC3339.parse("2020-06-18T10:00:00-07:00"))) == "2020-06-18T17:00:00Z")
+    @Test func formatsUTCWithExactlyThreeFractionalDigits() throws {
+        #expect(RFC3339.format(try #require(RFC3339.parse("2020-06-18T10:00:00-07:00"))) == "2020-06-18T17:00:00.000Z")
         #expect(RFC3339.format(try #require(RFC3339.parse("2020-06-18T10:00:00.25Z"))) == "2020-06-18T10:00:00.250Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        // Finer than a millisecond is truncated, never rounded up.
+        #expect(RFC3339.format(try #require(RFC3339.parse("2020-06-18T10:00:00.9999Z"))) == "2020-06-18T10:00:00.999Z")
     }
 
     @Test func calendarDays() throws {
@@ -42,7 +44,7 @@ import Testing
             #expect(CalendarDay(daysSince1970: days).daysSince1970 == days)
         }
         let la = try #require(TimeZone(identifier: "America/Los_Angeles"))
-        #expect(RFC3339.format(CalendarDay(year: 2020, month: 6, day: 15).start(in: la)) == "2020-06-15T07:00:00Z")
+        #expect(RFC3339.format(CalendarDay(year: 2020, month: 6, day: 15).start(in: la)) == "2020-06-15T07:00:00.000Z")
         // The day clocks spring forward is 23 hours long.
         let spring = CalendarDay(year: 2021, month: 3, day: 14)
         #expect(spring.adding(days: 1).start(in: la).timeIntervalSince(spring.start(in: la)) == 23 * 3600)

@@ -35,7 +35,7 @@ import Testing
         let input = try #require(inputs.first)
         #expect(abs(input.value - 450) < 1e-9)
         #expect(input.type == .sixMinuteWalkTestDistance && input.uuid == id)
-        #expect(RFC3339.format(input.start) == "2020-06-18T10:00:00Z")
+        #expect(RFC3339.format(input.start) == "2020-06-18T10:00:00.000Z")
         #expect(RFC3339.format(input.end) == "2020-06-18T10:06:00.500Z")
         #expect(input.syncIdentifier == "r/1" && input.syncVersion == 2)
     }

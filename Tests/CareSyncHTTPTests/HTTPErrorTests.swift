@@ -12,8 +12,8 @@ import Testing
         #expect(response.status.code == 422)
         #expect(response.headers[.contentType] == "application/problem+json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body.bytes ?? [])) as? [String: Any])
-        #expect(json["type"] as? String == "about:blank")
-        #expect(json["title"] as? String == "Unprocessable Content")
+        #expect(json["type"] as? String == "https://caresync.example/problems/validationFailed")
+        #expect(json["title"] as? String == "Validation failed")
         #expect(json["status"] as? Int == 422)
         #expect(json["detail"] as? String == "2 samples are invalid")
         #expect(json["code"] as? String == "validationFailed")
@@ -22,7 +22,25 @@ import Testing
         #expect(errors[0]["index"] as? Int == 2)
         #expect(errors[0]["field"] as? String == "unit")
         #expect(errors[0]["message"] as? String == "kg is not a length \"unit\"")
-        #expect(errors[1]["index"] == nil)
+        // Every item has all three members; an absent index or field is null, not missing.
+        #expect(errors[1]["index"] is NSNull)
+        #expect(errors[1]["field"] is NSNull)
+        #expect(errors[1]["message"] as? String == "x")
+    }
+
+    @Test func everyProblemHasAllSixMembersAndTheTypeOfItsCode() throws {
+        for error in [HTTPError(.requestTimeout, code: .requestTimeout), .internal, .notFound(), .unavailable()] {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(error.jsonText.utf8)) as? [String: Any])
+            #expect(Set(json.keys) == ["type", "title", "status", "detail", "code", "errors"])
+            #expect(json["type"] as? String == "https://caresync.example/problems/" + error.code.rawValue)
+            #expect((json["detail"] as? String)?.isEmpty == false)
+        }
+    }
+
+    @Test func unavailableAndTooManyRequestsCarryRetryAfter() {
+        #expect(HTTPError.unavailable("busy").headers[.retryAfter] == "1")
+        #expect(HTTPError(.tooManyRequests, code: .tooManyRequests, headers: [.retryAfter: "7"]).headers[.retryAfter] == "7")
+        #expect(HTTPError.notFound().headers[.retryAfter] == nil)
     }
 
     @Test func quotesControlCharacters() throws {

@@ -116,13 +116,15 @@ import Testing
 struct FailingStore: SyncStore {
     struct DiskOnFire: Error {}
     let storeID: String
-    func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult { throw DiskOnFire() }
-    func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult { throw DiskOnFire() }
+    let notifier = ChangeNotifier()
+    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T { throw DiskOnFire() }
+    func write<Value: Sendable>(
+        idempotency: IdempotencyClaim?, _ body: @escaping @Sendable (any SyncTransaction) throws -> WriteAnswer<Value>
+    ) async throws -> IdempotentWriteResult<Value> { throw DiskOnFire() }
     func changes(_ query: ChangeQuery) throws -> ChangeSet { throw DiskOnFire() }
     func currentAnchor() throws -> Anchor { throw DiskOnFire() }
-    func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult { throw DiskOnFire() }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw DiskOnFire() }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw DiskOnFire() }
-    func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? { throw DiskOnFire() }
     func purgeTombstones(before horizon: Date) throws -> Int { throw DiskOnFire() }
+    func purgeIdempotencyRecords(now: Date) throws -> Int { throw DiskOnFire() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CareSyncReferenceModel
 @testable import CareSyncServer
 
 /// The OpenAPI document is valid JSON, OpenAPI 3.1, lists exactly the routes the server serves, and is typed

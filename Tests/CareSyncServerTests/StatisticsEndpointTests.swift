@@ -24,7 +24,7 @@ import Testing
         #expect(summed.status == 200, "\(summed.text)")
         #expect(summed.json["unit"] == "count")
         let buckets = summed.json["buckets"]?.arrayValue ?? []
-        #expect(buckets.map { $0["start"] } == ["2020-06-15T00:00:00Z", "2020-06-16T00:00:00Z", "2020-06-17T00:00:00Z", "2020-06-18T00:00:00Z"])
+        #expect(buckets.map { $0["start"] } == ["2020-06-15T00:00:00.000Z", "2020-06-16T00:00:00.000Z", "2020-06-17T00:00:00.000Z", "2020-06-18T00:00:00.000Z"])
         // Empty days are null; the midnight sample splits 1/3 – 2/3; without priority the sources add up.
         #expect(buckets.map { $0["sum"] } == [.null, 2200, 100, 200])
 

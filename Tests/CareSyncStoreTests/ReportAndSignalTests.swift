@@ -1,6 +1,7 @@
 import CareSyncCore
 import Foundation
 import Testing
+import CareSyncTestSupport
 @testable import CareSyncStore
 
 @Suite struct ReportAndSignalTests {
@@ -52,45 +53,44 @@ import Testing
         #expect(try f.store.report(patient: p, syncIdentifier: "report-2020-W25") == nil)
     }
 
-    @Test func signalFiresAfterCommitTimesOutAndCancels() async throws {
+    @Test func aCommitWakesItsPatientsWaitersOnlyTimesOutAndCancels() async throws {
         let f = try StoreFixture.make()
-        let head = try f.store.currentAnchor()
-        let timedOut = await f.store.waitForChanges(patient: p, after: head, timeout: 0.05)
-        #expect(timedOut == .timedOut)
-        async let woken = f.store.waitForChanges(patient: p, after: head, timeout: 10)
-        while f.store.signal.waiterCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        let changes = f.store.notifier
+        let seen = changes.generation(of: p)
+        #expect(await changes.wait(for: p, after: seen, timeout: 0.05) == false)
+        async let woken = changes.wait(for: p, after: seen, timeout: 10)
+        try await Eventually.until { changes.waiterCount == 1 }
         _ = try f.store.upsert([StoreFixture.input()], patient: "someone-else", source: therapist, now: StoreFixture.t0)
-        #expect(f.store.signal.waiterCount == 1)  // Another patient's change wakes nobody.
-        _ = try f.store.upsert([StoreFixture.input()], patient: p, source: therapist, now: StoreFixture.t0)
-        #expect(await woken == .changed)
-        // Registering after a commit it did not see fires at once.
-        #expect(await f.store.waitForChanges(patient: p, after: head, timeout: 10) == .changed)
-        let task = Task { await f.store.waitForChanges(patient: p, after: try f.store.currentAnchor(), timeout: 10) }
-        while f.store.signal.waiterCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(changes.waiterCount == 1)  // Another patient's change wakes nobody.
+        _ = try f.store.upsert([StoreFixture.input(syncIdentifier: "k", syncVersion: 1)], patient: p, source: therapist, now: StoreFixture.t0)
+        #expect(await woken == true)
+        // A write whose every item is ignored changed no feed: no wake-up.
+        let after = changes.generation(of: p)
+        _ = try f.store.upsert([StoreFixture.input(syncIdentifier: "k", syncVersion: 1)], patient: p, source: therapist, now: StoreFixture.t0)
+        #expect(changes.generation(of: p) == after)
+        // Registering after a commit it did not see answers at once.
+        #expect(await changes.wait(for: p, after: seen, timeout: 10) == true)
+        let task = Task { await changes.wait(for: p, after: after, timeout: 10) }
+        try await Eventually.until { changes.waiterCount == 1 }
         task.cancel()
-        #expect(try await task.value == .cancelled)
-        #expect(f.store.signal.waiterCount == 0)
+        #expect(await task.value == false)
+        #expect(changes.waiterCount == 0)
     }
 
     @Test func manyWaitersNeedNoThreads() async throws {
-        let signal = ChangeSignal()
-        let results = ResultCounter()
-        for i in 0..<2_000 { signal.observe(patient: "p\(i % 10)", after: 0, timeout: 30) { results.add($0) } }
-        #expect(signal.waiterCount == 2_000)
-        signal.notify(patient: "p3", sequence: 1)
-        while results.count < 200 { try await Task.sleep(nanoseconds: 1_000_000) }
-        #expect(signal.waiterCount == 1_800)
-        #expect(results.changed == 200)
+        let changes = ChangeNotifier()
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<2_000 { group.addTask { await changes.wait(for: "p\(i % 10)", after: 0, timeout: 30) } }
+            try await Eventually.until { changes.waiterCount == 2_000 }
+            changes.signal("p3")
+            var woken = 0
+            for try await answer in group.prefix(200) where answer { woken += 1 }
+            #expect(woken == 200)
+            #expect(changes.waiterCount == 1_800)
+            changes.wakeAll()
+            for try await answer in group { #expect(answer == false) }
+        }
     }
-}
-
-/// Counts callback results across threads.
-final class ResultCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [ChangeWaitResult] = []
-    func add(_ r: ChangeWaitResult) { lock.withLock { results.append(r) } }
-    var count: Int { lock.withLock { results.count } }
-    var changed: Int { lock.withLock { results.filter { $0 == .changed }.count } }
 }
 
 @Suite struct ReportSquatterTests {

@@ -129,22 +129,4 @@ import Testing
         #expect(throws: SyncError.invalidAnchor) { try restored.changes(ChangeQuery(patient: p, anchor: beyond)) }
         #expect(try restored.changes(ChangeQuery(patient: p, anchor: inside)).samples.map(\.value) == [30])
     }
-
-    @Test func idempotentWriteRunsOnceAndRefusesOtherBody() throws {
-        let f = try StoreFixture.make()
-        let key = IdempotencyKey(scope: "token-1", key: "k")
-        func post(_ hash: [UInt8], value: Double) throws -> IdempotentWriteResult<UpsertBatchResult> {
-            try f.store.idempotentWrite(key: key, requestHash: hash, now: StoreFixture.t0) { w in
-                let results = try w.upsert([StoreFixture.input(value: value)], patient: p, source: watch, now: StoreFixture.t0)
-                return (UpsertBatchResult(anchor: try w.headAnchor(), results: results), 200, Array("first".utf8))
-            }
-        }
-        guard case .performed = try post([1], value: 1) else { Issue.record("first write should run"); return }
-        guard case .replayed(let record) = try post([1], value: 1) else { Issue.record("retry should replay"); return }
-        #expect(record.response == Array("first".utf8) && record.status == 200)
-        guard case .keyReused = try post([2], value: 2) else { Issue.record("other body should be refused"); return }
-        #expect(try f.readAll(patient: p).items.count == 1)
-        #expect(try f.store.idempotencyRecord(key: key, now: StoreFixture.t0.addingTimeInterval(25 * 3600)) == nil)
-        #expect(try f.store.purgeIdempotencyRecords(now: StoreFixture.t0.addingTimeInterval(25 * 3600)) == 1)
-    }
 }

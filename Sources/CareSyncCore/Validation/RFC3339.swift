@@ -1,6 +1,7 @@
 import Foundation
 
-/// RFC 3339 timestamps as api.md wants them: an offset or `Z` is required; kept to the millisecond.
+/// RFC 3339 timestamps as api.md wants them: an offset or `Z` is required on input; digits finer than a
+/// millisecond are truncated (not rounded); output is always UTC with exactly three fractional digits.
 ///
 ///     RFC3339.parse("2020-06-18T09:30:00Z")          // 2020-06-18 09:30 UTC
 ///     RFC3339.parse("2020-06-18T10:00:00.1234-07:00") // .123 s, 17:00 UTC
@@ -48,15 +49,14 @@ public enum RFC3339 {
         return seconds * 1000 + Int64(millis)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z` in UTC; milliseconds only when not zero.
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` in UTC, always with three fractional digits (one form a strict decoder reads).
     public static func format(_ date: Date) -> String {
         let ms = SyncRules.milliseconds(date)
         let (seconds, millis) = (ms.floorDiv(1000), ms.floorMod(1000))
         let day = CalendarDay(daysSince1970: Int(seconds.floorDiv(86_400)))
         let inDay = Int(seconds.floorMod(86_400))
         var text = day.description + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
-        if millis != 0 { text += "." + pad(Int(millis), 3) }
-        return text + "Z"
+        return text + "." + pad(Int(millis), 3) + "Z"
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

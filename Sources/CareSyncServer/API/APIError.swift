@@ -1,4 +1,6 @@
 import CareSyncCore
+import CareSyncHTTP
+import HTTPTypes
 
 /// An error that renders itself as `application/problem+json` (RFC 9457) with api.md's `code`.
 public struct APIError: Error, Sendable {
@@ -78,10 +80,10 @@ public struct APIError: Error, Sendable {
     public static func conflict(_ detail: String) -> APIError {
         APIError(status: 409, code: "conflict", title: "Conflict", detail: detail)
     }
-    /// 429 `tooManyRequests`.
-    public static func tooManyRequests(_ detail: String) -> APIError {
+    /// 429 `tooManyRequests` with `Retry-After` in whole seconds.
+    public static func tooManyRequests(_ detail: String, retryAfter seconds: Int = 1) -> APIError {
         var e = APIError(status: 429, code: "tooManyRequests", title: "Too many requests", detail: detail)
-        e.headers = [("Retry-After", "1")]
+        e.headers = [("Retry-After", String(max(1, seconds)))]
         return e
     }
     /// 503 `unavailable`.
@@ -105,15 +107,13 @@ public struct APIError: Error, Sendable {
         }
     }
 
-    /// The problem+json body.
-    public var body: JSONValue {
-        var o: [String: JSONValue] = [
-            "type": .string(code == "internal" ? "about:blank" : "https://caresync.example/problems/\(code)"),
-            "title": .string(title), "status": .number(Double(status)), "detail": .string(detail), "code": .string(code),
-        ]
-        o["errors"] = .array(errors.map { p in
-            ["index": p.index.map { JSONValue.number(Double($0)) } ?? .null, "field": .string(p.field), "message": .string(p.message)]
-        })
-        return .object(o)
+    /// The problem in the HTTP layer's one renderer (same shape and `type` scheme as every other refusal).
+    public var httpError: HTTPError {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
+        }
+        return HTTPError(APIReply.status(status), code: ProblemCode(rawValue: code), detail: detail,
+                         errors: errors.map { FieldError(index: $0.index, field: $0.field, message: $0.message) }, headers: fields)
     }
 }

@@ -15,5 +15,13 @@ public struct APILimits: Sendable, Hashable {
     /// Most long polls parked at once; more is 503.
     public var maxParkedPolls = 10_000
     /// The contract's defaults.
+    /// Requests per second a token earns; 0 disables the per-token limit.
+    public var tokenRequestsPerSecond: Double = 50_000
+    /// Requests a token may spend at once.
+    public var tokenBurst: Double = 100_000
+    /// Failed authentications per second a client address earns; 0 disables that limit.
+    public var failedAuthPerSecond: Double = 10
+    /// Failed authentications a client address may spend at once.
+    public var failedAuthBurst: Double = 100
     public init() {}
 }

@@ -58,8 +58,10 @@ public struct APIReply: Sendable {
 
     /// The problem+json answer for an error.
     public static func problem(_ error: APIError) -> APIReply {
-        APIReply(status: error.status, headers: [("Content-Type", "application/problem+json")] + error.headers.map { (name: $0.0, value: $0.1) },
-                 body: error.body.serialized())
+        let problem = error.httpError
+        return APIReply(status: error.status,
+                        headers: problem.headers.map { (name: $0.name.rawName, value: $0.value) } + [("Content-Type", "application/problem+json")],
+                        body: Array(problem.jsonText.utf8))
     }
 }
 

@@ -1,12 +1,13 @@
+import Synchronization
 import Foundation
 import CareSyncCore
 
 /// Turns an `Authorization` header into a `Principal`, and decides whether it reaches a patient.
-public struct Authenticator: Sendable {
+public final class Authenticator: Sendable {
     let store: any AccessStore
     /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only
     /// ever added (there is no patient deletion or team removal), so a positive answer stays true.
-    private let provenReach = Locked(Set<String>())
+    private let provenReach = Mutex(Set<String>())
 
     /// Checks tokens and reach against `store`.
     public init(store: any AccessStore) { self.store = store }

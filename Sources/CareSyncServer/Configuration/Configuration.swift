@@ -31,6 +31,8 @@ public struct Configuration: Sendable, Equatable {
     public var tombstoneRetentionDays: Int = 90
     /// How long a response is kept for replay under its `Idempotency-Key` (at least 24).
     public var idempotencyRetentionHours: Int = 24
+    /// Request budgets per token and failed-authentication budgets per client address (429 past them).
+    public var rateLimits = RateLimits()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).
@@ -52,6 +54,20 @@ public struct Configuration: Sendable, Equatable {
         /// The most header fields.
         public var headerCount: Int = 100
         /// The contract's default limits.
+        public init() {}
+    }
+
+    /// Token buckets: generous defaults that stop a runaway client, never a busy one (0 disables).
+    public struct RateLimits: Sendable, Equatable {
+        /// Requests per second a token earns.
+        public var tokenRequestsPerSecond: Int = 50_000
+        /// Requests a token may spend at once.
+        public var tokenBurst: Int = 100_000
+        /// Failed authentications per minute a client address earns.
+        public var failedAuthPerMinute: Int = 600
+        /// Failed authentications a client address may spend at once.
+        public var failedAuthBurst: Int = 100
+        /// The default budgets.
         public init() {}
     }
 

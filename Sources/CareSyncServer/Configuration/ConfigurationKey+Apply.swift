@@ -58,6 +58,10 @@ extension ConfigurationKey {
         case .gzipThresholdBytes: configuration.gzipThresholdBytes = try integer(0...1_073_741_824)
         case .retentionTombstoneDays: configuration.tombstoneRetentionDays = try integer(1...36_500)
         case .retentionIdempotencyHours: configuration.idempotencyRetentionHours = try integer(24...8_760)
+        case .rateLimitTokenRequestsPerSecond: configuration.rateLimits.tokenRequestsPerSecond = try integer(0...10_000_000)
+        case .rateLimitTokenBurst: configuration.rateLimits.tokenBurst = try integer(1...10_000_000)
+        case .rateLimitFailedAuthPerMinute: configuration.rateLimits.failedAuthPerMinute = try integer(0...10_000_000)
+        case .rateLimitFailedAuthBurst: configuration.rateLimits.failedAuthBurst = try integer(1...10_000_000)
         case .logLevel: configuration.logLevel = try choice(Logger.Level.self)
         case .logFormat: configuration.logFormat = try choice(Configuration.LogFormat.self)
         }
@@ -93,6 +97,10 @@ extension ConfigurationKey {
         case .gzipThresholdBytes: return String(configuration.gzipThresholdBytes)
         case .retentionTombstoneDays: return String(configuration.tombstoneRetentionDays)
         case .retentionIdempotencyHours: return String(configuration.idempotencyRetentionHours)
+        case .rateLimitTokenRequestsPerSecond: return String(configuration.rateLimits.tokenRequestsPerSecond)
+        case .rateLimitTokenBurst: return String(configuration.rateLimits.tokenBurst)
+        case .rateLimitFailedAuthPerMinute: return String(configuration.rateLimits.failedAuthPerMinute)
+        case .rateLimitFailedAuthBurst: return String(configuration.rateLimits.failedAuthBurst)
         case .logLevel: return string(configuration.logLevel.rawValue)
         case .logFormat: return string(configuration.logFormat.rawValue)
         }

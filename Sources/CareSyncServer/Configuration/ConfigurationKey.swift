@@ -22,6 +22,10 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case gzipThresholdBytes
     case retentionTombstoneDays = "retention.tombstoneDays"
     case retentionIdempotencyHours = "retention.idempotencyHours"
+    case rateLimitTokenRequestsPerSecond = "rateLimit.tokenRequestsPerSecond"
+    case rateLimitTokenBurst = "rateLimit.tokenBurst"
+    case rateLimitFailedAuthPerMinute = "rateLimit.failedAuthPerMinute"
+    case rateLimitFailedAuthBurst = "rateLimit.failedAuthBurst"
     case logLevel = "log.level"
     case logFormat = "log.format"
 
@@ -90,6 +94,10 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .gzipThresholdBytes: "Smallest response body in bytes that is gzipped for clients that accept it."
         case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."
         case .retentionIdempotencyHours: "Hours an Idempotency-Key answer is replayed; at least 24."
+        case .rateLimitTokenRequestsPerSecond: "Requests per second each token earns (429 past its budget); 0 disables."
+        case .rateLimitTokenBurst: "Requests a token may send at once before its per-second budget applies."
+        case .rateLimitFailedAuthPerMinute: "Failed authentications per minute each client address earns (429 past it); 0 disables."
+        case .rateLimitFailedAuthBurst: "Failed authentications a client address may make at once."
         case .logLevel: "Lowest log level: trace, debug, info, notice, warning, error or critical."
         case .logFormat: "Log format: text (development) or json (JSON lines, production)."
         }

@@ -18,13 +18,11 @@ extension CareSyncAPI {
             }
             let reply = try await self.keyedWrite(request, principal: principal, operation: "report",
                 audit: audit, count: input.samples.count,
-                write: { store in try store.upsertReport(input, patient: patient, source: source, now: now) },
                 writer: { w in
                     let (outcome, stored) = try w.upsertReport(input, patient: patient, source: source, now: now)
                     return WeeklyReportUpsertResult(outcome: outcome, anchor: try w.headAnchor(), report: stored)
                 },
-                render: render,
-                committed: { result in if result.outcome != .ignored { self.notifier.signal(patient) } })
+                render: render)
             return (reply, input.samples.count)
         }
     }
@@ -68,16 +66,11 @@ extension CareSyncAPI {
             let source = principal.source, now = self.clock()
             let missing = APIError.notFound("No weekly report \(id) of this source.")
             let reply = try await self.keyedWrite(request, principal: principal, operation: "reportDelete", audit: audit, count: 1,
-                write: { store in
-                    guard let anchor = try store.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
-                    return anchor
-                },
                 writer: { w in
                     guard try w.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
                     return try w.headAnchor()
                 },
-                render: { anchor in APIReply.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]) },
-                committed: { _ in self.notifier.signal(patient) })
+                render: { anchor in APIReply.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]) })
             return (reply, 1)
         }
     }

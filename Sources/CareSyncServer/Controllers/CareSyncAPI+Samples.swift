@@ -24,7 +24,6 @@ extension CareSyncAPI {
             try self.requireWritable(decoded.map(\.type), principal: principal)
             let inputs = decoded, source = principal.source, now = self.clock()
             let reply = try await self.keyedWrite(request, principal: principal, operation: "samples", audit: audit, count: items.count,
-                write: { store in try store.upsert(inputs, patient: patient, source: source, now: now) },
                 writer: { w in
                     let results = try w.upsert(inputs, patient: patient, source: source, now: now)
                     return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
@@ -32,12 +31,7 @@ extension CareSyncAPI {
                 render: { result in
                     APIReply(status: 200, headers: [("Content-Type", "application/json")], body: UpsertReplyWriter.body(result))
                 },
-                committed: { result in
-                    self.recordOutcomes(result.results)
-                    if result.results.contains(where: { if case .ignored = $0.outcome { false } else { true } }) {
-                        self.notifier.signal(patient)
-                    }
-                })
+                committed: { result in self.recordOutcomes(result.results) })
             return (reply, items.count)
         }
     }
@@ -107,7 +101,6 @@ extension CareSyncAPI {
             let targets = uuids, names = identifiers, source = principal.source, now = self.clock()
             let reply = try await self.keyedWrite(request, principal: principal, operation: "delete",
                 audit: audit, count: targets.count + names.count,
-                write: { store in try store.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now) },
                 writer: { w in
                     let results = try w.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now)
                     return DeleteBatchResult(anchor: try w.headAnchor(), results: results)
@@ -115,7 +108,6 @@ extension CareSyncAPI {
                 render: Self.render,
                 committed: { result in
                     self.metrics.recordSamplesIngested(result.results.filter { $0.outcome == .deleted }.count, outcome: "deleted")
-                    if result.results.contains(where: { $0.outcome == .deleted }) { self.notifier.signal(patient) }
                 })
             return (reply, targets.count + names.count)
         }

@@ -1,3 +1,4 @@
+import Synchronization
 import Prometheus
 
 /// CareSync's metrics, kept in one Prometheus registry that `/metrics` renders.
@@ -24,7 +25,7 @@ public final class ServerMetrics: Sendable {
     ]
 
     /// Run before each exposition, to sample gauges owned elsewhere (such as the connection count).
-    private let collectors = Locked<[@Sendable (ServerMetrics) -> Void]>([])
+    private let collectors = Mutex<[@Sendable (ServerMetrics) -> Void]>([])
     private let openConnections: Gauge
     private let parkedLongPolls: Gauge
     private let feedPages: Counter
@@ -84,6 +85,14 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.describe(MetricName.samplesIngested, "Samples written by outcome."),
             labels: [("outcome", outcome)]
         ).increment(by: Int64(count))
+    }
+
+    /// Counts one request refused by a rate limit (`token` or `failedAuth`).
+    public func rateLimited(reason: String) {
+        registry.makeCounter(
+            descriptor: Self.describe(MetricName.rateLimited, "Requests refused with 429 by a rate limit, by reason."),
+            labels: [("reason", reason)]
+        ).increment()
     }
 
     /// Sets the open-connection gauge to a count sampled from the listener.

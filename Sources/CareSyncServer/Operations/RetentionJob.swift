@@ -1,3 +1,4 @@
+import Synchronization
 import CareSyncCore
 import Foundation
 import Logging
@@ -14,7 +15,7 @@ public final class RetentionJob: Sendable {
     private let now: @Sendable () -> Date
     private let metrics: ServerMetrics?
     private let logger: Logger
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// A job over `store`, keeping tombstones `retentionDays` days and running every `interval`.
     /// `now` is injectable for tests.

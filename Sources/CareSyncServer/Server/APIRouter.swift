@@ -3,7 +3,7 @@ import HTTPTypes
 
 extension APIError: HTTPResponseError {
     /// The problem+json response.
-    public func response() -> Response { APIReply.problem(self).httpResponse }
+    public func response() -> Response { httpError.response() }
 }
 
 extension APIReply {
@@ -38,7 +38,7 @@ struct AuthenticationHeadFilter: RequestHeadFilter {
 
     func acceptHead(_ head: RequestHead, context: inout RequestContext) async throws {
         guard head.path == "/v1" || head.path.hasPrefix("/v1/") else { return }
-        let principal = try await api.authenticate(authorization: head.headers[.authorization])
+        let principal = try await api.authenticate(authorization: head.headers[.authorization], peer: head.remoteAddress)
         context.values[PrincipalKey.self] = principal
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import CareSyncCore
 import CareSyncHTTP
 import CareSyncStore
@@ -16,7 +17,7 @@ public final class CareSyncApplication: Sendable {
     /// The configuration it was built from.
     public let configuration: Configuration
     let logger: Logger
-    private let maintenance = Locked<Task<Void, Never>?>(nil)
+    private let maintenance = Mutex<Task<Void, Never>?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, database: Database, configuration: Configuration, logger: Logger) {
         self.api = api; self.http = http; self.database = database; self.configuration = configuration; self.logger = logger
@@ -30,11 +31,8 @@ public final class CareSyncApplication: Sendable {
         let job = Task { [api, logger] in
             while !Task.isCancelled {
                 do {
-                    let idempotency = api.idempotency, store = api.store, now = Date()
-                    try await api.executor.run {
-                        try idempotency.purge(now: now)
-                        _ = try (store as? SQLiteSyncStore)?.purgeIdempotencyRecords(now: now)
-                    }
+                    let store = api.store, now = Date()
+                    try await api.executor.run { try store.purgeIdempotencyRecords(now: now) }
                 } catch {
                     logger.error("idempotency.purge_failed", metadata: ["error": "\(type(of: error))"])
                 }
@@ -83,6 +81,10 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
     limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
+    limits.tokenRequestsPerSecond = Double(configuration.rateLimits.tokenRequestsPerSecond)
+    limits.tokenBurst = Double(configuration.rateLimits.tokenBurst)
+    limits.failedAuthPerSecond = Double(configuration.rateLimits.failedAuthPerMinute) / 60
+    limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)

@@ -1,3 +1,5 @@
+import Synchronization
+import CareSyncCore
 import Foundation
 
 /// The audit record one request will leave, and whether its write already stored it in its own
@@ -6,7 +8,7 @@ final class AuditScope: Sendable {
     let principal: Principal
     let patient: String?
     let action: String
-    private let stored = Locked(false)
+    private let stored = Mutex(false)
 
     /// The scope of `principal` doing `action` to `patient` (nil for an admin action on no patient).
     init(principal: Principal, patient: String?, action: String) {

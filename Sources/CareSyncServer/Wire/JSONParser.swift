@@ -1,7 +1,12 @@
+import CareSyncHTTP
+
 /// A strict JSON parser (RFC 8259) over bytes, producing `JSONValue`s: no probing by type, no
-/// intermediate `Data`, a depth limit, and nothing accepted after the value but whitespace.
+/// intermediate `Data`, a depth limit, no key twice in one object, and nothing accepted after the value but whitespace.
 struct JSONParser {
-    struct Failure: Error {}
+    /// Why the text is not accepted; `message` is safe to show the client.
+    struct Failure: Error {
+        var message = "The body is not valid JSON."
+    }
     private let bytes: [UInt8]
     private var i = 0
     private let maxDepth = 64
@@ -56,6 +61,9 @@ struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Failure() }
             i += 1
             skipWhitespace()
+            guard members[key] == nil else {
+                throw Failure(message: "The body repeats the key " + JSONText.quoted(key) + " in one object; each key may appear once.")
+            }
             members[key] = try value(depth: depth + 1)
             skipWhitespace()
             guard i < bytes.count else { throw Failure() }

@@ -43,7 +43,7 @@ extension JSONValue {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw APIError.invalidJSON("The body is not valid JSON.")
+            throw APIError.invalidJSON(error.message)
         }
     }
 

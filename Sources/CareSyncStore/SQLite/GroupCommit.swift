@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Group commit: writes that arrive while a commit is under way share the next transaction and its one
 /// `COMMIT` (one `fsync` under `synchronous=FULL`), each inside a savepoint of its own, so one body that
@@ -39,7 +40,7 @@ final class GroupCommit: @unchecked Sendable {
     private let lock = NSLock()
     private var queue: [Job] = []
     private var leading = false
-    private let commits = ManagedAtomicCounter()
+    private let commits = Atomic<Int>(0)
     private let writer: Connection
     private let writerQueue: DispatchQueue
     /// Where a drain for asynchronous jobs runs.
@@ -52,7 +53,7 @@ final class GroupCommit: @unchecked Sendable {
     }
 
     /// Transactions committed so far (each may hold many callers' writes).
-    var committedTransactions: Int { commits.value }
+    var committedTransactions: Int { commits.load(ordering: .relaxed) }
 
     /// Jobs waiting for the next group (tests use it to line callers up).
     var queuedJobs: Int { lock.withLock { queue.count } }
@@ -166,7 +167,7 @@ final class GroupCommit: @unchecked Sendable {
             guard db.isInTransaction else { continue }
             do {
                 try db.execute("COMMIT TRANSACTION")
-                commits.increment()
+                commits.add(1, ordering: .relaxed)
             } catch {
                 db.rollbackQuietly()
                 for job in held { job.error = error }
@@ -174,15 +175,4 @@ final class GroupCommit: @unchecked Sendable {
             for job in held { job.finished = true }
         }
     }
-}
-
-/// A counter read from any thread.
-final class ManagedAtomicCounter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    /// Adds one.
-    func increment() { lock.withLock { count += 1 } }
-    /// The current count.
-    var value: Int { lock.withLock { count } }
 }

@@ -20,8 +20,8 @@ public final class SQLiteSyncStore: SyncStore {
     public let database: Database
     /// The id anchors from this store carry (from `store_meta`).
     public let storeID: String
-    /// Per-patient change notifications, fired after commit.
-    public let signal = ChangeSignal()
+    /// Signalled after every commit that changed a patient's feed.
+    public let notifier = ChangeNotifier()
 
     /// A store over a migrated database (`Migrator` must have applied 0001 and later).
     public init(database: Database) throws {
@@ -36,16 +36,20 @@ public final class SQLiteSyncStore: SyncStore {
         try self.init(database: database)
     }
 
-    /// Runs `body` in one write transaction with the store's writes available, then wakes long polls of
-    /// every patient it changed. Use it to combine a sync write with your own rows (audit, idempotency).
-    public func write<T>(_ body: (SyncWriter) throws -> T) throws -> T {
+    /// Runs `body` in one write transaction, then wakes long polls of every patient it changed.
+    public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
+        try writeRows { try body($0) }
+    }
+
+    /// A write with the concrete writer, for this module's own rows (idempotency records).
+    func writeRows<T>(_ body: (SyncWriter) throws -> T) throws -> T {
         let (result, changes) = try database.write { db in try Self.tracked(db, storeID: storeID, body) }
         wake(changes)
         return result
     }
 
-    /// `write` without blocking a thread: suspends until the commit that holds `body` returned.
-    public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (SyncWriter) throws -> T) async throws -> T {
+    /// `writeRows` without blocking a thread: suspends until the commit that holds `body` returned.
+    func asyncWriteRows<T: Sendable>(_ body: @escaping @Sendable (SyncWriter) throws -> T) async throws -> T {
         let storeID = self.storeID
         let (result, changes) = try await database.asyncWrite { db in try Self.tracked(db, storeID: storeID, body) }
         wake(changes)
@@ -72,26 +76,10 @@ public final class SQLiteSyncStore: SyncStore {
 
     /// Wakes the long polls of the patients a committed write changed.
     private func wake(_ changes: Changes) {
-        for patient in changes.patients { signal.notify(patient: patient, sequence: changes.head) }
+        for patient in changes.patients { notifier.signal(patient) }
     }
 
     // MARK: SyncStore
-
-    /// Applies a batch in one transaction, in order (HealthKit's version rules).
-    public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
-        try write { w in
-            let results = try w.upsert(samples, patient: patient, source: source, now: now)
-            return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
-        }
-    }
-
-    /// Deletes the caller's samples by uuid and sync identifier, leaving tombstones.
-    public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
-        try write { w in
-            let results = try w.delete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
-            return DeleteBatchResult(anchor: try w.headAnchor(), results: results)
-        }
-    }
 
     /// One page of the feed and its next anchor, read in one read transaction.
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
@@ -110,14 +98,6 @@ public final class SQLiteSyncStore: SyncStore {
         try database.read { try StoreQueries.headAnchor($0, storeID: storeID) }
     }
 
-    /// Posts a weekly report in one transaction.
-    public func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
-        try write { w in
-            let (outcome, stored) = try w.upsertReport(report, patient: patient, source: source, now: now)
-            return WeeklyReportUpsertResult(outcome: outcome, anchor: try w.headAnchor(), report: stored)
-        }
-    }
-
     /// The current version of a report from any source (latest update wins).
     public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
         try database.read { db in
@@ -130,13 +110,6 @@ public final class SQLiteSyncStore: SyncStore {
     public func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] {
         try database.read { db in
             try ReportQueries.rows(db, patient: patient, from: from, to: to).map { try ReportQueries.report(db, patient: patient, row: $0) }
-        }
-    }
-
-    /// Deletes the caller's report and tombstones its samples; nil when it had none.
-    public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
-        try write { w in
-            try w.deleteReport(patient: patient, syncIdentifier: syncIdentifier, source: source, now: now) ? try w.headAnchor() : nil
         }
     }
 
@@ -155,19 +128,5 @@ public final class SQLiteSyncStore: SyncStore {
             try db.execute("DELETE FROM change_log WHERE seq <= ?", [.integer(newHorizon)])
             return purged
         }
-    }
-
-    // MARK: Long poll
-
-    /// Calls `callback` when a change of `patient` after `anchor` commits, after `timeout` seconds, or on cancel.
-    @discardableResult
-    public func observeChanges(patient: String, after anchor: Anchor, timeout: TimeInterval,
-                               _ callback: @escaping @Sendable (ChangeWaitResult) -> Void) -> ChangeObservation {
-        signal.observe(patient: patient, after: anchor.sequence, timeout: timeout, callback)
-    }
-
-    /// Suspends until a change of `patient` after `anchor` commits, or `timeout` seconds pass.
-    public func waitForChanges(patient: String, after anchor: Anchor, timeout: TimeInterval) async -> ChangeWaitResult {
-        await signal.wait(patient: patient, after: anchor.sequence, timeout: timeout)
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 /// transaction, so sequences follow commit order. The decisions themselves are `SyncRules` and
 /// `WeeklyReportPlanner` (CareSyncCore); this type only reads and writes rows.
 /// Not `Sendable`: it wraps a connection that is only valid inside `Database.write`.
-public struct SyncWriter {
-    /// The writer connection, inside a transaction; use it to write your own tables in the same transaction.
-    public let db: Connection
+public struct SyncWriter: SyncTransaction {
+    /// The writer connection, inside a transaction.
+    let db: Connection
     let storeID: String
     private let statements: Statements
 
@@ -44,6 +44,11 @@ public struct SyncWriter {
 
     /// The anchor at the head of the change log, including this transaction's changes.
     public func headAnchor() throws -> Anchor { try StoreQueries.headAnchor(db, storeID: storeID) }
+
+    /// Inserts the request's audit record in this transaction (the access tables share the database).
+    public func appendAudit(_ record: AuditRecord) throws {
+        try SQLiteAccessStore.insertAudit([record], into: db)
+    }
 
     // MARK: Samples
 

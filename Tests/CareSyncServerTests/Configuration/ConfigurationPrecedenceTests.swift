@@ -41,7 +41,9 @@ import Testing
         (.timeoutsHeaderReadSeconds, "2.5", "2.5"), (.timeoutsBodyReadSeconds, "7", "7"),
         (.timeoutsIdleSeconds, "15", "15"), (.timeoutsWriteSeconds, "3", "3"), (.workers, "4", "4"),
         (.maxConnections, "64", "64"), (.gzipThresholdBytes, "0", "0"), (.retentionTombstoneDays, "30", "30"),
-        (.retentionIdempotencyHours, "48", "48"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
+        (.retentionIdempotencyHours, "48", "48"),
+        (.rateLimitTokenRequestsPerSecond, "10", "10"), (.rateLimitTokenBurst, "20", "20"),
+        (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
     ]
 
     @Test func everyKeyHasAChangedValueInTheTable() {

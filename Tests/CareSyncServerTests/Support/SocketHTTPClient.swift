@@ -37,10 +37,17 @@ struct SocketHTTPClient: Sendable {
         return try exchangeBlocking(raw: Array(head.utf8) + body)
     }
 
-    func exchangeBlocking(raw out: [UInt8]) throws -> TestReply {
+    /// Sends a request and returns the open socket without reading: close it to be a client that went away.
+    func open(sending out: [UInt8]) throws -> Int32 {
+        let fd = try connected()
+        _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        return fd
+    }
+
+    /// A blocking socket connected to the server.
+    private func connected() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: 90, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var addr = sockaddr_in()
@@ -50,7 +57,13 @@ struct SocketHTTPClient: Sendable {
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect failed: \(errno)") }
+        guard connected == 0 else { close(fd); throw Failure(description: "connect failed: \(errno)") }
+        return fd
+    }
+
+    func exchangeBlocking(raw out: [UInt8]) throws -> TestReply {
+        let fd = try connected()
+        defer { close(fd) }
         var sent = 0
         while sent < out.count {
             let n = out[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

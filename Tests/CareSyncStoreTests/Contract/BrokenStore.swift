@@ -8,6 +8,19 @@ struct BrokenStore: SyncStore {
     let base: InMemorySyncStore
     let fault: Fault
     var storeID: String { base.storeID }
+    var notifier: ChangeNotifier { base.notifier }
+
+    /// Writes go to the model, except the deliberate fault, which rewrites the samples first.
+    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
+        try base.write { transaction in try body(FaultyTransaction(base: transaction, fault: fault)) }
+    }
+
+    func write<Value: Sendable>(
+        idempotency: IdempotencyClaim?, _ body: @escaping @Sendable (any SyncTransaction) throws -> WriteAnswer<Value>
+    ) async throws -> IdempotentWriteResult<Value> {
+        let fault = self.fault
+        return try await base.write(idempotency: idempotency) { transaction in try body(FaultyTransaction(base: transaction, fault: fault)) }
+    }
 
     func changes(_ query: ChangeQuery) throws -> ChangeSet {
         var query = query
@@ -21,24 +34,34 @@ struct BrokenStore: SyncStore {
         return page
     }
 
-    func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
+    func currentAnchor() throws -> Anchor { try base.currentAnchor() }
+    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { try base.report(patient: patient, syncIdentifier: syncIdentifier) }
+    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
+    func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }
+    func purgeIdempotencyRecords(now: Date) throws -> Int { try base.purgeIdempotencyRecords(now: now) }
+}
+
+/// The model's transaction with the store's fault applied to what is written.
+struct FaultyTransaction: SyncTransaction {
+    let base: any SyncTransaction
+    let fault: BrokenStore.Fault
+
+    func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
         guard fault == .ignoresVersions else { return try base.upsert(samples, patient: patient, source: source, now: now) }
         // Forgets that a newer version replaces: every versioned sample becomes a fresh identifier-less insert.
         return try base.upsert(samples.map { var s = $0; s.syncIdentifier = nil; s.syncVersion = nil; return s },
                                patient: patient, source: source, now: now)
     }
-
-    func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> DeleteBatchResult {
+    func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
         try base.delete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
     }
-    func currentAnchor() throws -> Anchor { try base.currentAnchor() }
-    func upsertReport(_ report: WeeklyReportInput, patient: String, source: String, now: Date) throws -> WeeklyReportUpsertResult {
+    func upsertReport(_ report: WeeklyReportInput, patient: String, source: String,
+                      now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
         try base.upsertReport(report, patient: patient, source: source, now: now)
     }
-    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { try base.report(patient: patient, syncIdentifier: syncIdentifier) }
-    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
-    func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Anchor? {
+    func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
         try base.deleteReport(patient: patient, syncIdentifier: syncIdentifier, source: source, now: now)
     }
-    func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }
+    func headAnchor() throws -> Anchor { try base.headAnchor() }
+    func appendAudit(_ record: AuditRecord) throws { try base.appendAudit(record) }
 }

@@ -1,6 +1,7 @@
 import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
+import CareSyncStore
 
 /// One implementation of `SyncStore` the contract suite runs against.
 struct ContractStore: Sendable, CustomStringConvertible {
@@ -17,5 +18,29 @@ enum ContractStores {
     static let all: [ContractStore] = [
         ContractStore(name: "InMemorySyncStore") { InMemorySyncStore() },
         ContractStore(name: "SQLiteSyncStore") { try StoreFixture.make().store },
+    ]
+}
+
+/// A sync store with the access store that shares its "database": audit records written in a sync
+/// transaction are read back through the access store.
+struct ContractStorePair: Sendable, CustomStringConvertible {
+    /// Shown in test names.
+    let name: String
+    /// Makes a fresh, empty pair.
+    let make: @Sendable () throws -> (sync: any SyncStore, access: any AccessStore)
+    var description: String { name }
+}
+
+extension ContractStores {
+    /// Every implementation, with its access store.
+    static let pairs: [ContractStorePair] = [
+        ContractStorePair(name: "InMemorySyncStore") {
+            let access = InMemoryAccessStore()
+            return (InMemorySyncStore(access: access), access)
+        },
+        ContractStorePair(name: "SQLiteSyncStore") {
+            let store = try StoreFixture.make().store
+            return (store, SQLiteAccessStore(database: store.database))
+        },
     ]
 }

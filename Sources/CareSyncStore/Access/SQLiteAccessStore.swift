@@ -1,6 +1,5 @@
 import Foundation
 import CareSyncCore
-import CareSyncStore
 
 /// Patients, care teams, tokens and audit records in the SQLite database (migration 0010).
 public final class SQLiteAccessStore: AccessStore {

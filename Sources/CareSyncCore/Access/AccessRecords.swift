@@ -1,5 +1,4 @@
 import Foundation
-import CareSyncCore
 
 /// A patient known to the server.
 public struct PatientRecord: Hashable, Sendable {

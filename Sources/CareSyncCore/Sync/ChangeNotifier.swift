@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Wakes long polls when a change for their patient commits; waiting parks a continuation, not a thread.
 ///
@@ -15,8 +16,12 @@ public final class ChangeNotifier: Sendable {
         var waiters: [String: [Waiter]] = [:]
         var nextID: UInt64 = 0
         var count = 0
+        /// Waits begun but not yet parked or answered.
+        var pending: Set<UInt64> = []
+        /// Pending waits cancelled before they parked: they must not park.
+        var cancelledEarly: Set<UInt64> = []
     }
-    private let state = Locked(State())
+    private let state = Mutex(State())
     private let timerQueue = DispatchQueue(label: "caresync.longpoll.timers")
 
     /// A notifier with no waiters.
@@ -49,24 +54,35 @@ public final class ChangeNotifier: Sendable {
         for w in woken { w.continuation.resume(returning: false) }
     }
 
-    /// Waits until the patient's generation passes `seen` (true) or `timeout` elapses (false).
+    /// Waits until the patient's generation passes `seen` (true), or `timeout` elapses or the task is
+    /// cancelled (false). A cancelled wait frees its place at once (a long poll whose client went away).
     public func wait(for patient: String, after seen: UInt64, timeout: TimeInterval) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let id: UInt64? = state.withLock { s in
-                if (s.generations[patient] ?? 0) != seen { return nil }
-                s.nextID &+= 1
-                s.waiters[patient, default: []].append(Waiter(id: s.nextID, continuation: continuation))
-                s.count += 1
-                return s.nextID
+        let id = state.withLock { s in s.nextID &+= 1; s.pending.insert(s.nextID); return s.nextID }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let parked: Bool? = state.withLock { s in
+                    s.pending.remove(id)
+                    if s.cancelledEarly.remove(id) != nil { return false }
+                    if (s.generations[patient] ?? 0) != seen { return true }
+                    s.waiters[patient, default: []].append(Waiter(id: id, continuation: continuation))
+                    s.count += 1
+                    return nil
+                }
+                if let answer = parked { continuation.resume(returning: answer); return }
+                timerQueue.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                    self?.expire(patient: patient, id: id)
+                }
             }
-            guard let id else { continuation.resume(returning: true); return }
-            timerQueue.asyncAfter(deadline: .now() + timeout) { [weak self] in
-                self?.expire(patient: patient, id: id)
+        } onCancel: {
+            if !expire(patient: patient, id: id) {
+                state.withLock { s in if s.pending.contains(id) { s.cancelledEarly.insert(id) } }
             }
         }
     }
 
-    private func expire(patient: String, id: UInt64) {
+    /// Answers a parked waiter with false; false when it was not parked (already answered, or not yet parked).
+    @discardableResult
+    private func expire(patient: String, id: UInt64) -> Bool {
         let waiter: Waiter? = state.withLock { s in
             guard var list = s.waiters[patient], let i = list.firstIndex(where: { $0.id == id }) else { return nil }
             let w = list.remove(at: i)
@@ -75,5 +91,6 @@ public final class ChangeNotifier: Sendable {
             return w
         }
         waiter?.continuation.resume(returning: false)
+        return waiter != nil
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import CareSyncCore
 
 /// An `AccessStore` in memory, for tests and for running without a database file.
 public final class InMemoryAccessStore: AccessStore {
@@ -8,7 +10,7 @@ public final class InMemoryAccessStore: AccessStore {
         var tokens: [String: TokenRecord] = [:]
         var audit: [AuditRecord] = []
     }
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// An empty store.
     public init() {}
@@ -55,7 +57,10 @@ public final class InMemoryAccessStore: AccessStore {
             return true
         }
     }
-    public func commitAudit(_ records: [AuditRecord]) async throws {
+    public func commitAudit(_ records: [AuditRecord]) async throws { append(records) }
+
+    /// Stores audit records at once (a sync write's own, as its transaction commits).
+    func append(_ records: [AuditRecord]) {
         state.withLock { s in
             for var r in records {
                 r.id = Int64(s.audit.count + 1)
