@@ -222,7 +222,7 @@ class Story:
         second = post_samples.sync(self.patient, client=self.device, body=SampleUpload(samples=[self.steps(1200, 9, 1), self.steps(850, 10, 2)]))
         expect([r.outcome for r in second.results] == [UpsertOutcomeOutcome.IGNORED, UpsertOutcomeOutcome.REPLACED], f"outcomes {second.results}")
         expect(second.results[0].reason == UpsertOutcomeReason.SAMEVERSION, f"reason {second.results[0].reason}")
-        page = self.feed(anchor=self.anchor, types=[SampleType.STEPCOUNT, SampleType.HEARTRATE])
+        page = self.feed(anchor=self.anchor, types=[SampleType.HEARTRATE, SampleType.STEPCOUNT])
         expect([s.value for s in page.samples] == [1200, 850] and [d.sync_version for d in page.deleted_objects] == [1],
                f"feed {[s.value for s in page.samples]} deleted {[d.sync_version for d in page.deleted_objects]}")
         metadata = page.samples[0].metadata

@@ -81,7 +81,7 @@ import Foundation
         let second = try await device.postSamples(path: path, body: .json(.init(samples: [Fixtures.steps(1200, hour: 9, version: 1), Fixtures.steps(850, hour: 10, version: 2)]))).ok.body.json
         try expect(second.results.map(\.outcome) == [.ignored, .replaced], "outcomes \(second.results.map(\.outcome))")
         try expect(second.results[0].reason == .sameVersion, "reason \(String(describing: second.results[0].reason))")
-        let page = try await device.getChanges(path: patient, query: .init(anchor: anchor, types: [.stepCount, .heartRate])).ok.body.json
+        let page = try await device.getChanges(path: patient, query: .init(anchor: anchor, types: [.heartRate, .stepCount])).ok.body.json
         try expect(page.samples.map(\.value) == [1200, 850] && page.deletedObjects.map(\.syncVersion) == [1],
                    "feed \(page.samples.map(\.value)) deleted \(page.deletedObjects.map(\.syncVersion))")
         let metadata = page.samples[0].metadata
