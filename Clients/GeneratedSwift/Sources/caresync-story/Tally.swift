@@ -1,15 +1,5 @@
 import Foundation
 
-/// A failed expectation of the story, with what was expected and what came.
-struct StoryFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Fails the current step with `message` unless `condition` holds.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-    if !condition { throw StoryFailure(description: message()) }
-}
-
 /// Counts passed and failed steps, and the problem codes and statuses the generated client decoded.
 @MainActor final class Tally {
     private(set) var passed = 0
