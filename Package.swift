@@ -42,7 +42,14 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [.embedInCode("OpenAPI/openapi.json")]),
+        ], resources: [
+            .embedInCode("OpenAPI/openapi.json"),
+            // The therapist web app, served at `/` (WebApp/WebApp.swift lists each file and its path).
+            .embedInCode("WebApp/index.html"), .embedInCode("WebApp/app.css"), .embedInCode("WebApp/favicon.svg"),
+            .embedInCode("WebApp/app.js"), .embedInCode("WebApp/api.js"), .embedInCode("WebApp/chart.js"),
+            .embedInCode("WebApp/dom.js"), .embedInCode("WebApp/patient.js"), .embedInCode("WebApp/problems.js"),
+            .embedInCode("WebApp/report-editor.js"), .embedInCode("WebApp/time.js"),
+        ]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
             "CareSyncServer", "CareSyncCore",

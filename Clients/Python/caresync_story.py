@@ -19,7 +19,9 @@ from urllib.parse import urlparse
 import httpx
 
 from caresync_client import AuthenticatedClient, Client
+from caresync_client.api.access import whoami
 from caresync_client.api.admin import list_tokens
+from caresync_client.api.types import list_types
 from caresync_client.api.feed import get_changes
 from caresync_client.api.operations import get_health, get_open_api_document
 from caresync_client.api.reports import get_weekly_report, list_weekly_reports, post_weekly_report
@@ -27,8 +29,8 @@ from caresync_client.api.samples import delete_samples, post_samples
 from caresync_client.api.statistics import get_statistics
 from caresync_client.types import UNSET
 from caresync_client.models import (
-    DeletionRequest, GetStatisticsInterval, HealthStatusStatus, Metadata, Problem, ProblemCode, SampleDraft,
-    SampleType, SampleUpload, StatisticsOption, Unit, UpsertOutcomeOutcome, UpsertOutcomeReason,
+    DeletionRequest, GetStatisticsInterval, HealthStatusStatus, Metadata, Problem, ProblemCode, Role, SampleDraft, SampleKind,
+    SampleType, SampleUpload, StatisticsOption, UpsertOutcomeOutcome, UpsertOutcomeReason,
     WeeklyReportDraft, WeeklyReportResultOutcome, WeeklyReportSampleDraft, DeleteOutcomeOutcome,
 )
 
@@ -149,7 +151,7 @@ class Story:
         return WeeklyReportDraft(
             sync_identifier=REPORT_ID, sync_version=version, week_start=datetime.date(2020, 6, 15), time_zone="America/Los_Angeles",
             samples=[WeeklyReportSampleDraft(
-                key=day, type_=SampleType.SIXMINUTEWALKTESTDISTANCE, value=meters, unit=Unit.M,
+                key=day, type_=SampleType.SIXMINUTEWALKTESTDISTANCE, value=meters, unit="m",
                 start=datetime.datetime.fromisoformat(f"{day}T10:00:00-07:00"),
                 end=datetime.datetime.fromisoformat(f"{day}T10:06:00-07:00")) for day, meters in tests])
 
@@ -157,7 +159,7 @@ class Story:
         metadata = Metadata(was_user_entered=False)
         metadata.additional_properties.update({"cadence": 96.5, "device": "watch", "indoor": True})
         return SampleDraft(
-            type_=SampleType.STEPCOUNT, value=count, unit=Unit.COUNT,
+            type_=SampleType.STEPCOUNT, value=count, unit="count",
             start=datetime.datetime(2020, 6, 18, hour, 0, tzinfo=UTC), end=datetime.datetime(2020, 6, 18, hour, 30, tzinfo=UTC),
             sync_identifier=f"steps-2020-06-18T{hour:02d}", sync_version=version, metadata=metadata)
 
@@ -168,6 +170,17 @@ class Story:
         document = get_open_api_document.sync(client=self.device)
         expect(document.openapi == "3.1.0", f"openapi {document.openapi}")
         expect(get_health.sync(client=self.device).status == HealthStatusStatus.OK, "healthz is not ok")
+
+    def catalogue_and_whoami(self):
+        catalogue = list_types.sync(client=self.device).types
+        expect([t.identifier for t in catalogue] == list(SampleType), f"{len(catalogue)} types in the catalogue")
+        steps = next(t for t in catalogue if t.identifier == SampleType.STEPCOUNT)
+        sleep = next(t for t in catalogue if t.identifier == SampleType.SLEEPANALYSIS)
+        expect(steps.kind == SampleKind.QUANTITY and steps.aggregation.value == "cumulative" and steps.canonical_unit == "count"
+               and StatisticsOption.CUMULATIVESUM in steps.statistics_options, f"stepCount: {steps}")
+        expect(sleep.kind == SampleKind.CATEGORY and sleep.aggregation is None and len(sleep.allowed_values) == 6, f"sleepAnalysis: {sleep}")
+        me = whoami.sync(client=self.device)
+        expect(me.role == Role.DEVICE and me.patient == self.patient, f"whoami: {me.role} {me.patient}")
 
     def report_version1(self):
         result = post_weekly_report.sync(self.patient, client=self.therapist,
@@ -182,7 +195,7 @@ class Story:
                f"{len(page.samples)} samples, {len(page.deleted_objects)} deleted, hasMore {page.has_more}")
         expect(all(s.source == self.therapist_source and s.sync_version == 1 for s in page.samples), "sources or versions differ")
         self.june18 = next((s for s in page.samples if s.sync_identifier == f"{REPORT_ID}/2020-06-18"), None)
-        expect(self.june18 is not None and self.june18.value == 400 and self.june18.unit == Unit.M, f"June 18: {self.june18}")
+        expect(self.june18 is not None and self.june18.value == 400 and self.june18.unit == "m", f"June 18: {self.june18}")
         expect(self.june18.start == datetime.datetime(2020, 6, 18, 17, 0, tzinfo=UTC), f"June 18 starts {self.june18.start}")
         self.anchor = page.anchor
 
@@ -242,7 +255,7 @@ class Story:
             self.patient, client=self.device, type_=SampleType.STEPCOUNT,
             start=datetime.datetime(2020, 6, 18, tzinfo=UTC), end=datetime.datetime(2020, 6, 20, tzinfo=UTC),
             interval=GetStatisticsInterval.DAY, time_zone="UTC", options=[StatisticsOption.CUMULATIVESUM, StatisticsOption.SEPARATEBYSOURCE])
-        expect(stats.type_ == SampleType.STEPCOUNT and stats.unit == Unit.COUNT, f"type {stats.type_} unit {stats.unit}")
+        expect(stats.type_ == SampleType.STEPCOUNT and stats.unit == "count", f"type {stats.type_} unit {stats.unit}")
         expect([b.start for b in stats.buckets] == [datetime.datetime(2020, 6, d, tzinfo=UTC) for d in (18, 19)], "bucket starts")
         expect([b.sum_ for b in stats.buckets] == [1200, None], f"sums {[b.sum_ for b in stats.buckets]}")
         sources = stats.buckets[0].sources
@@ -409,6 +422,7 @@ def main():
     print(f"caresync_story.py against {story.url}, patient {story.patient}")
     s = story.step
     s("the served document and /healthz decode", story.served_document)
+    s("the type catalogue and whoami decode", story.catalogue_and_whoami)
     s("report v1: three six-minute walk tests", story.report_version1)
     s("feed from no anchor: the three tests", story.feed_from_no_anchor)
     s("report v2 corrects June 18: one deleted object, one new sample", story.report_version2_corrects_one_day)

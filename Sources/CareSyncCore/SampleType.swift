@@ -1,39 +1,55 @@
-/// How samples of a type combine: summed over time, averaged as points, or as categories.
-public enum AggregationStyle: String, Sendable, Codable {
-    case cumulative, discrete, category
-}
+/// A HealthKit quantity or category type of the catalogue, named without its `HKQuantityTypeIdentifier`
+/// or `HKCategoryTypeIdentifier` prefix (`stepCount`, `sleepAnalysis`).
+///
+/// Only catalogue types exist: `SampleType(rawValue:)` is nil for any other name.
+public struct SampleType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The position in `TypeCatalogue.definitions`.
+    private let position: Int
 
-/// A HealthKit quantity or category type, named without its `HKQuantityTypeIdentifier` prefix.
-public enum SampleType: String, CaseIterable, Sendable, Codable, Hashable {
-    case stepCount
-    case distanceWalkingRunning
-    case activeEnergyBurned
-    case heartRate
-    case bodyMass
-    case height
-    case walkingSpeed
-    case sixMinuteWalkTestDistance
-    case sleepAnalysis
-
-    /// Whether values are summed (cumulative), averaged (discrete) or categories.
-    public var aggregation: AggregationStyle {
-        switch self {
-        case .stepCount, .distanceWalkingRunning, .activeEnergyBurned: .cumulative
-        case .heartRate, .bodyMass, .height, .walkingSpeed, .sixMinuteWalkTestDistance: .discrete
-        case .sleepAnalysis: .category
-        }
+    /// The type with this identifier, or nil when the catalogue has none.
+    public init?(rawValue: String) {
+        guard let position = TypeCatalogue.positions[rawValue] else { return nil }
+        self.position = position
     }
 
+    /// The type for an api.md identifier (`stepCount`), or nil when unknown.
+    public init?(identifier: String) { self.init(rawValue: identifier) }
+
+    /// The identifier, such as `stepCount`.
+    public var rawValue: String { definition.identifier }
+    /// The identifier.
+    public var description: String { rawValue }
+    /// The catalogue entry.
+    public var definition: TypeDefinition { TypeCatalogue.definitions[position] }
+    /// Quantity or category.
+    public var kind: SampleKind { definition.kind }
+    /// How quantities combine; nil for category types.
+    public var aggregation: AggregationStyle? { definition.aggregation }
+    /// Whether values add up over time (statistics: `cumulativeSum`).
+    public var isCumulative: Bool { definition.aggregation == .cumulative }
     /// The unit values are stored in; `nil` for category types, which have none.
-    public var canonicalUnit: HealthUnit? {
-        switch self {
-        case .stepCount: .count
-        case .distanceWalkingRunning, .height, .sixMinuteWalkTestDistance: .meter
-        case .activeEnergyBurned: .kilocalorie
-        case .heartRate: .countPerMinute
-        case .bodyMass: .kilogram
-        case .walkingSpeed: .meterPerSecond
-        case .sleepAnalysis: nil
-        }
-    }
+    public var canonicalUnit: HealthUnit? { definition.canonicalUnit }
+    /// Every type of the catalogue, in catalogue order.
+    public static let all: [SampleType] = TypeCatalogue.definitions.indices.map { SampleType(position: $0) }
+
+    private init(position: Int) { self.position = position }
+
+    /// Cumulative step count (count).
+    public static let stepCount = SampleType(rawValue: "stepCount")!
+    /// Cumulative distance walked or run (m).
+    public static let distanceWalkingRunning = SampleType(rawValue: "distanceWalkingRunning")!
+    /// Cumulative active energy (kcal).
+    public static let activeEnergyBurned = SampleType(rawValue: "activeEnergyBurned")!
+    /// Discrete heart rate (count/min).
+    public static let heartRate = SampleType(rawValue: "heartRate")!
+    /// Discrete body mass (kg).
+    public static let bodyMass = SampleType(rawValue: "bodyMass")!
+    /// Discrete height (m).
+    public static let height = SampleType(rawValue: "height")!
+    /// Discrete walking speed (m/s).
+    public static let walkingSpeed = SampleType(rawValue: "walkingSpeed")!
+    /// Discrete six-minute walk test distance (m).
+    public static let sixMinuteWalkTestDistance = SampleType(rawValue: "sixMinuteWalkTestDistance")!
+    /// Sleep stages, a category.
+    public static let sleepAnalysis = SampleType(rawValue: "sleepAnalysis")!
 }

@@ -32,17 +32,32 @@ struct CLIError: Error, CustomStringConvertible {
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let e as APIError {
+    } catch {
+        throw exitCode(reporting: error)
+    }
+}
+
+/// `reportingErrors` for async work (serving).
+func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch {
+        throw exitCode(reporting: error)
+    }
+}
+
+/// Writes one line for `error` on stderr and returns exit code 1 (an `ExitCode` passes through).
+private func exitCode(reporting error: any Error) -> ExitCode {
+    switch error {
+    case let e as APIError:
         let problems = e.errors.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
         FileHandle.standardError.write(Data("caresync: \(e.detail)\(problems.isEmpty ? "" : " (\(problems))")\n".utf8))
-        throw ExitCode(1)
-    } catch let e as CLIError {
+    case let e as CLIError:
         FileHandle.standardError.write(Data("caresync: \(e.description)\n".utf8))
-        throw ExitCode(1)
-    } catch let e as ExitCode {
-        throw e
-    } catch {
+    case let e as ExitCode:
+        return e
+    default:
         FileHandle.standardError.write(Data("caresync: \(error)\n".utf8))
-        throw ExitCode(1)
     }
+    return ExitCode(1)
 }

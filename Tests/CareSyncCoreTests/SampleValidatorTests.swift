@@ -80,6 +80,11 @@ import Testing
         #expect(Self.fields(Self.draft(type: "sleepAnalysis", value: value, unit: nil)).isEmpty == valid)
     }
 
+    @Test(arguments: [(0.97, true), (0.0, true), (1.0, true), (97, false), (-0.1, false)])
+    func percentagesAreFractionsAsInHealthKit(value: Double, valid: Bool) {
+        #expect(Self.fields(Self.draft(type: "oxygenSaturation", value: value, unit: "%")).isEmpty == valid)
+    }
+
     @Test func sleepAnalysisTakesNoUnit() {
         #expect(Self.fields(Self.draft(type: "sleepAnalysis", value: 1, unit: "count")) == ["unit"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CareSyncCore
 import CareSyncHTTP
 import CareSyncReferenceModel
 @testable import CareSyncServer
@@ -33,6 +34,13 @@ import CareSyncReferenceModel
         let api = CareSyncAPI(store: FailingStore(storeID: "doc"), access: InMemoryAccessStore())
         let served = Set(api.routes.map { "\($0.method) \($0.pattern)" })
         #expect(documented == served)
+    }
+
+    @Test func theSampleTypeEnumIsTheCatalogue() throws {
+        let types = doc["components"]?["schemas"]?["SampleType"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(types == SampleType.all.map(\.rawValue))
+        let options = doc["components"]?["schemas"]?["StatisticsOption"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(options == StatisticsOptions.byName.map(\.name))
     }
 
     @Test func everyErrorCodeIsInTheProblemSchema() throws {

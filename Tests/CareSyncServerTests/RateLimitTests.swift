@@ -7,46 +7,46 @@ import Testing
 /// Per-token request budgets and per-address failed-authentication budgets (429 with Retry-After).
 @Suite struct RateLimitTests {
     @Test func aTokenOverItsBudgetIsRefusedWhileAnotherTokenOnThePatientIsServed() async throws {
-        let server = try TestServer { configuration in
+        try await TestServer.with(configure: { configuration in
             configuration.rateLimits.tokenRequestsPerSecond = 1
             configuration.rateLimits.tokenBurst = 3
-        }
-        defer { Task { await server.stop() } }
-        let t = server.tokens
-        for _ in 0..<3 {
-            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice).status == 200)
-        }
-        // The fourth is refused unless the machine was so slow that a second passed and one request was earned
-        // back; then the one after it is.
-        var refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
-        if refused.status == 200 { refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice) }
-        #expect(refused.status == 429)
-        #expect(refused.code == "tooManyRequests")
-        #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
-        // The therapist's own budget is untouched.
-        #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
-        let metrics = try await server.send("GET", "/metrics")
-        #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"caresync_rate_limited_total{reason="token"} 1"#))
-    }
-
-    @Test func repeatedFailedAuthenticationFromOneAddressIsSlowed() async throws {
-        let server = try TestServer { configuration in
-            configuration.rateLimits.failedAuthPerMinute = 1
-            configuration.rateLimits.failedAuthBurst = 2
-        }
-        defer { Task { await server.stop() } }
-        for _ in 0..<2 {
-            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: "cs_0000000000000000_bad").status == 401)
-        }
-        // Now even a good token from this address waits: the address is throttled before any token is checked.
-        for token in ["cs_0000000000000000_bad", server.tokens.aliceDevice] {
-            let refused = try await server.send("GET", "/v1/patients/alice/changes", token: token)
+        }) { server in
+            let t = server.tokens
+            for _ in 0..<3 {
+                #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice).status == 200)
+            }
+            // The fourth is refused unless the machine was so slow that a second passed and one request was earned
+            // back; then the one after it is.
+            var refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+            if refused.status == 200 { refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice) }
             #expect(refused.status == 429)
             #expect(refused.code == "tooManyRequests")
             #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
+            // The therapist's own budget is untouched.
+            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
+            let metrics = try await server.send("GET", "/metrics")
+            #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"caresync_rate_limited_total{reason="token"} 1"#))
         }
-        let metrics = try await server.send("GET", "/metrics")
-        #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"caresync_rate_limited_total{reason="failedAuth"} 2"#))
+    }
+
+    @Test func repeatedFailedAuthenticationFromOneAddressIsSlowed() async throws {
+        try await TestServer.with(configure: { configuration in
+            configuration.rateLimits.failedAuthPerMinute = 1
+            configuration.rateLimits.failedAuthBurst = 2
+        }) { server in
+            for _ in 0..<2 {
+                #expect(try await server.send("GET", "/v1/patients/alice/changes", token: "cs_0000000000000000_bad").status == 401)
+            }
+            // Now even a good token from this address waits: the address is throttled before any token is checked.
+            for token in ["cs_0000000000000000_bad", server.tokens.aliceDevice] {
+                let refused = try await server.send("GET", "/v1/patients/alice/changes", token: token)
+                #expect(refused.status == 429)
+                #expect(refused.code == "tooManyRequests")
+                #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
+            }
+            let metrics = try await server.send("GET", "/metrics")
+            #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"caresync_rate_limited_total{reason="failedAuth"} 2"#))
+        }
     }
 
     @Test func aBucketRefillsAtItsRateAndForgetsFullBuckets() {

@@ -25,37 +25,37 @@ import Testing
     }
 
     @Test func everyInstantTheServerWritesHasExactlyThreeFractionalDigits() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let t = server.tokens
-        #expect(try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
-                                      json: Fixtures.report(version: 1, tests: [("2020-06-16", 380), ("2020-06-18", 400)])).status == 200)
-        let v2 = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
-                                       json: Fixtures.report(version: 2, tests: [("2020-06-16", 380), ("2020-06-18", 450)]))
-        #expect(v2.status == 200)
-        #expect(try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
-                                      json: ["samples": [Fixtures.steps(10, id: "s1", version: 1)]]).status == 200)
-        let answers = [
-            try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice),
-            try await server.send("GET", "/v1/patients/alice/weekly-reports/report-2020-W25", token: t.therapist),
-            try await server.send("GET", "/v1/patients/alice/statistics?type=stepCount&start=2020-06-18T00:00:00Z&end=2020-06-19T00:00:00Z&interval=day&options=cumulativeSum",
-                                  token: t.aliceDevice),
-            try await server.send("GET", "/v1/tokens", token: t.admin),
-            try await server.send("GET", "/v1/patients", token: t.admin),
-            try await server.send("GET", "/v1/audit?limit=5", token: t.admin),
-            v2,
-        ]
-        var seen = 0
-        for answer in answers {
-            #expect(answer.status == 200)
-            for instant in Self.instants(in: answer.json) {
-                seen += 1
-                #expect(Self.hasThreeDigitForm(instant), "\(instant)")
+        try await TestServer.with { server in
+            let t = server.tokens
+            #expect(try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
+                                          json: Fixtures.report(version: 1, tests: [("2020-06-16", 380), ("2020-06-18", 400)])).status == 200)
+            let v2 = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
+                                           json: Fixtures.report(version: 2, tests: [("2020-06-16", 380), ("2020-06-18", 450)]))
+            #expect(v2.status == 200)
+            #expect(try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
+                                          json: ["samples": [Fixtures.steps(10, id: "s1", version: 1)]]).status == 200)
+            let answers = [
+                try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice),
+                try await server.send("GET", "/v1/patients/alice/weekly-reports/report-2020-W25", token: t.therapist),
+                try await server.send("GET", "/v1/patients/alice/statistics?type=stepCount&start=2020-06-18T00:00:00Z&end=2020-06-19T00:00:00Z&interval=day&options=cumulativeSum",
+                                      token: t.aliceDevice),
+                try await server.send("GET", "/v1/tokens", token: t.admin),
+                try await server.send("GET", "/v1/patients", token: t.admin),
+                try await server.send("GET", "/v1/audit?limit=5", token: t.admin),
+                v2,
+            ]
+            var seen = 0
+            for answer in answers {
+                #expect(answer.status == 200)
+                for instant in Self.instants(in: answer.json) {
+                    seen += 1
+                    #expect(Self.hasThreeDigitForm(instant), "\(instant)")
+                }
             }
+            // The feed carries a tombstone (deletedAt) and samples sent without fractions ("…00Z").
+            #expect(answers[0].json["deletedObjects"]?.arrayValue?.count == 1)
+            #expect(seen >= 20)
         }
-        // The feed carries a tombstone (deletedAt) and samples sent without fractions ("…00Z").
-        #expect(answers[0].json["deletedObjects"]?.arrayValue?.count == 1)
-        #expect(seen >= 20)
     }
 
     @Test(arguments: [
@@ -64,39 +64,56 @@ import Testing
         #"{"samples": [{"type": "stepCount", "value": 5, "unit": "count", "start": "2020-06-18T09:00:00Z", "end": "2020-06-18T09:30:00Z", "metadata": {"a": 1, "a": 2}}]}"#,
     ])
     func aDuplicateKeyAnywhereIsInvalidJSONAndNothingIsStored(body: String) async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, body: Array(body.utf8),
-                                          headers: [("Content-Type", "application/json")])
-        #expect(reply.status == 400)
-        #expect(reply.code == "invalidJSON")
-        let repeated = body.contains(#""value": 19"#) ? "value" : body.contains(#""a": 2"#) ? "a" : "samples"
-        #expect(reply.json["detail"]?.stringValue?.contains("\"\(repeated)\"") == true, "\(reply.json)")
-        let feed = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
-        #expect(feed.json["samples"]?.arrayValue?.isEmpty == true)
+        try await TestServer.with { server in
+            let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, body: Array(body.utf8),
+                                              headers: [("Content-Type", "application/json")])
+            #expect(reply.status == 400)
+            #expect(reply.code == "invalidJSON")
+            let repeated = body.contains(#""value": 19"#) ? "value" : body.contains(#""a": 2"#) ? "a" : "samples"
+            #expect(reply.json["detail"]?.stringValue?.contains("\"\(repeated)\"") == true, "\(reply.json)")
+            let feed = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
+            #expect(feed.json["samples"]?.arrayValue?.isEmpty == true)
+        }
     }
 
     @Test func aGzipBodyThatDoesNotInflateIsInvalidJSON() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                          body: [0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02, 0x03],
-                                          headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
-        #expect(reply.status == 400)
-        #expect(reply.code == "invalidJSON")
+        try await TestServer.with { server in
+            let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                              body: [0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02, 0x03],
+                                              headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
+            #expect(reply.status == 400)
+            #expect(reply.code == "invalidJSON")
+        }
     }
 
     @Test func aRouterRefusalAndAHandlerRefusalHaveTheSameShape() async throws {
-        let server = try TestServer()
-        defer { Task { await server.stop() } }
-        let router = try await server.send("GET", "/v1/nothing-here", token: server.tokens.aliceDevice)
-        let handler = try await server.send("GET", "/v1/patients/bob/changes", token: server.tokens.aliceDevice)
-        for reply in [router, handler] {
-            #expect(reply.status == 404)
-            #expect(reply.json["type"] == "https://caresync.example/problems/notFound")
-            #expect(reply.json["title"] == "Not found")
-            #expect(reply.json["errors"] == .array([]))
-            #expect(reply.json.objectValue.map { Set($0.keys) } == ["type", "title", "status", "detail", "code", "errors"])
+        try await TestServer.with { server in
+            let router = try await server.send("GET", "/v1/nothing-here", token: server.tokens.aliceDevice)
+            let handler = try await server.send("GET", "/v1/patients/bob/changes", token: server.tokens.aliceDevice)
+            for reply in [router, handler] {
+                #expect(reply.status == 404)
+                #expect(reply.json["type"] == "https://caresync.example/problems/notFound")
+                #expect(reply.json["title"] == "Not found")
+                #expect(reply.json["errors"] == .array([]))
+                #expect(reply.json.objectValue.map { Set($0.keys) } == ["type", "title", "status", "detail", "code", "errors"])
+            }
+        }
+    }
+}
+
+/// Every answer names its request.
+@Suite struct RequestIDTests {
+    @Test func everyAnswerCarriesTheRequestIDTheClientSentOrOneTheServerMade() async throws {
+        try await TestServer.with { server in
+            func id(_ reply: TestReply) -> String? { reply.headers.first { $0.0.lowercased() == "x-request-id" }?.1 }
+            let echoed = try await server.send("GET", "/v1/patients/alice/changes", token: "bad", headers: [("X-Request-ID", "abc-123")])
+            #expect(echoed.status == 401)
+            #expect(id(echoed) == "abc-123")
+            let made = try await server.send("GET", "/healthz")
+            #expect(id(made)?.isEmpty == false)
+            // An id with a space is not adopted; the server makes its own.
+            let refused = try await server.send("GET", "/healthz", headers: [("X-Request-ID", "a b")])
+            #expect(id(refused) != "a b" && id(refused)?.isEmpty == false)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Running figures of discrete samples in one bucket (or one source in it).
 struct DiscreteAccumulator {
     var count = 0
@@ -18,15 +20,15 @@ struct DiscreteAccumulator {
         }
     }
 
-    /// The requested figures times `factor`; all nil when empty.
-    func values(_ options: StatisticsOptions, factor: Double) -> StatisticsValues {
+    /// The requested figures through `map`; all nil when empty.
+    func values(_ options: StatisticsOptions, map: FigureMap) -> StatisticsValues {
         guard count > 0 else { return StatisticsValues() }
         var values = StatisticsValues()
-        if options.contains(.discreteAverage) { values.average = sum / Double(count) * factor }
-        if options.contains(.discreteMin) { values.minimum = minimum * factor }
-        if options.contains(.discreteMax) { values.maximum = maximum * factor }
+        if options.contains(.discreteAverage) { values.average = map.apply(sum / Double(count)) }
+        if options.contains(.discreteMin) { values.minimum = map.apply(minimum) }
+        if options.contains(.discreteMax) { values.maximum = map.apply(maximum) }
         if options.contains(.mostRecent) {
-            values.mostRecent = recent * factor
+            values.mostRecent = map.apply(recent)
             values.mostRecentStart = SyncRules.date(milliseconds: recentStart)
             values.mostRecentEnd = SyncRules.date(milliseconds: recentEnd)
         }
@@ -38,7 +40,7 @@ extension StatisticsEngine {
     /// Discrete buckets: each sample in the bucket of its start. With `ranks`, a bucket's figures come
     /// from its highest-ranked source that has samples there.
     static func discrete(_ plan: StatisticsPlan, rows: [StatisticsRow], sources: [String], ranks: [Int]?,
-                         selection: RowSelection, separate: Bool, factor: Double) -> [StatisticsBucket] {
+                         selection: RowSelection, separate: Bool, map: FigureMap) -> [StatisticsBucket] {
         let bucketCount = plan.bucketCount
         let low = plan.startMilliseconds, high = plan.endMilliseconds
         let perSourceNeeded = separate || ranks != nil
@@ -64,10 +66,10 @@ extension StatisticsEngine {
             }
             let bySource: [SourceStatistics]? = separate
                 ? order.filter { perSource[$0][i].count > 0 }
-                    .map { SourceStatistics(source: sources[$0], values: perSource[$0][i].values(options, factor: factor)) }
+                    .map { SourceStatistics(source: sources[$0], values: perSource[$0][i].values(options, map: map)) }
                 : nil
             return StatisticsBucket(start: plan.bucketStart(i), end: plan.bucketEnd(i),
-                                    values: accumulator.values(options, factor: factor), sources: bySource)
+                                    values: accumulator.values(options, map: map), sources: bySource)
         }
     }
 }
@@ -84,4 +86,17 @@ extension DiscreteAccumulator {
             recent = other.recent; recentStart = other.recentStart; recentEnd = other.recentEnd
         }
     }
+}
+
+/// How a discrete figure computed over canonical values becomes an answer: back from sound power to
+/// decibels for equivalent continuous levels, then into the requested unit (offsets included: degF).
+struct FigureMap {
+    let unit: UnitConversion
+    let decibels: Bool
+
+    /// The relative sound power of a level in decibels, which averages linearly.
+    @inline(__always) static func power(ofLevel level: Double) -> Double { pow(10, level / 10) }
+
+    /// A figure in the answer's unit.
+    @inline(__always) func apply(_ figure: Double) -> Double { unit.apply(decibels ? 10 * log10(figure) : figure) }
 }

@@ -7,7 +7,9 @@
 ///   `[start, end)` counts.
 /// - Discrete types: a sample belongs to the bucket holding its start; average is the arithmetic
 ///   mean of the values, min and max the extremes, mostRecent the value with the latest start
-///   (then latest end, then last given).
+///   (then latest end, then last given). Sound levels (`discreteEquivalentContinuousLevel`, dBASPL)
+///   average as their equivalent continuous level, `10·log10(mean(10^(L/10)))`, as HealthKit does.
+///   Temporally weighted types (heart rate) are averaged arithmetically too.
 /// - **Without `priority`, overlapping sources add up**: if a phone and a watch both count the same
 ///   steps, the bucket's sum holds both. Pass `priority` to count each moment once (see
 ///   `StatisticsEngine.prioritizedSums`); discrete figures then come, per bucket, from the highest-ranked
@@ -28,15 +30,19 @@ public enum StatisticsEngine {
         let ranks = rankOfSources(input.sources, priority: query.priority)
         let selection = RowSelection(keep: keep, excludeUserEntered: query.excludeUserEntered)
         let canonical = query.type.canonicalUnit ?? plan.unit
-        let factor = canonical.convert(1, to: plan.unit)
+        let conversion = canonical.conversion(to: plan.unit)
         let separate = query.options.contains(.separateBySource)
         let buckets: [StatisticsBucket]
-        if query.type.aggregation == .cumulative {
+        if query.type.isCumulative {
+            // A cumulative type's units never shift their zero (no temperature is summed), so a factor converts.
             buckets = cumulative(plan, rows: rows, sources: input.sources, ranks: query.priority.isEmpty ? nil : ranks,
-                                 selection: selection, separate: separate, factor: factor)
+                                 selection: selection, separate: separate, factor: conversion.scale)
         } else {
+            let decibels = query.type.aggregation == .discreteEquivalentContinuousLevel
+            if decibels { for i in rows.indices { rows[i].value = FigureMap.power(ofLevel: rows[i].value) } }
             buckets = discrete(plan, rows: rows, sources: input.sources, ranks: query.priority.isEmpty ? nil : ranks,
-                               selection: selection, separate: separate, factor: factor)
+                               selection: selection, separate: separate,
+                               map: FigureMap(unit: conversion, decibels: decibels))
         }
         return StatisticsCollection(type: query.type, unit: plan.unit, options: query.options, buckets: buckets)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Buckets of `interval` cover `[start, end)`, phased by `anchorDate` in the calendar of `timeZone`;
 /// the first and last bucket are cut to the range. Validate it with `StatisticsPlan(_:)`.
 public struct StatisticsQuery: Hashable, Sendable {
-    /// The quantity type; category types have no statistics.
+    /// The quantity type; category types have no statistics. Build `unit` with `type.unit(_:)` (molar mass).
     public var type: SampleType
     /// The first instant counted.
     public var start: Date
@@ -48,22 +48,19 @@ public struct StatisticsQuery: Hashable, Sendable {
             problems.append(ValidationProblem(index: nil, field: field, message: message))
         }
         let aggregates = options.subtracting(.separateBySource)
-        switch type.aggregation {
-        case .category:
+        if type.kind == .category {
             problem("type", "\(type.rawValue) is a category type; statistics need a quantity type")
-        case .cumulative:
+        } else if type.isCumulative {
             if aggregates != .cumulativeSum {
                 problem("options", "\(type.rawValue) is cumulative: options must be cumulativeSum"
                         + (aggregates.isEmpty ? "" : ", not \(aggregates.names.joined(separator: ","))"))
             }
-        case .discrete:
-            if aggregates.isEmpty || !StatisticsOptions.discreteOptions.isSuperset(of: aggregates) {
-                problem("options", "\(type.rawValue) is discrete: options must be discreteAverage, discreteMin, "
-                        + "discreteMax or mostRecent" + (aggregates.contains(.cumulativeSum) ? ", not cumulativeSum" : ""))
-            }
+        } else if aggregates.isEmpty || !StatisticsOptions.discreteOptions.isSuperset(of: aggregates) {
+            problem("options", "\(type.rawValue) is discrete: options must be discreteAverage, discreteMin, "
+                    + "discreteMax or mostRecent" + (aggregates.contains(.cumulativeSum) ? ", not cumulativeSum" : ""))
         }
         if let unit, let canonical = type.canonicalUnit, !unit.isCompatible(with: canonical) {
-            problem("unit", "unit \(unit.symbol) is not compatible with \(type.rawValue) (\(canonical.symbol))")
+            problem("unit", type.incompatibility(unit))
         }
         if TimeZone(identifier: timeZone) == nil {
             problem("timeZone", "unknown IANA time zone \(timeZone)")

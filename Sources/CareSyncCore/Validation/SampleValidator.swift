@@ -59,11 +59,14 @@ public enum SampleValidator {
                 problem("value", "must be a finite number")
             } else if let type {
                 let converted = type.canonicalValue(raw, from: unit)
-                switch type.aggregation {
-                case .cumulative where raw < 0:
+                switch type.kind {
+                case .quantity where type.isCumulative && raw < 0:
                     problem("value", "must not be negative for cumulative type '\(type.rawValue)'")
-                case .category where raw.rounded() != raw || !(0...5).contains(raw):
-                    problem("value", "must be an integer from 0 to 5 for category type '\(type.rawValue)'")
+                case .quantity where type.canonicalUnit?.dimension == UnitDimension(.percent) && !(0...1).contains(converted):
+                    problem("value", "must be from 0 to 1 for type '\(type.rawValue)': HealthKit's % is a fraction, 0.97 is 97 %")
+                case .category where !type.definition.values.contains(where: { Double($0.value) == raw }):
+                    problem("value", "must be one of " + type.definition.values.map { "\($0.value) (\($0.name))" }.joined(separator: ", ")
+                            + " for category type '\(type.rawValue)'")
                 default:
                     if converted.isFinite { value = converted } else { problem("value", "is out of range once converted") }
                 }

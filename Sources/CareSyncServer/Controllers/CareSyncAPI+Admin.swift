@@ -33,19 +33,23 @@ extension CareSyncAPI {
         }
     }
 
-    /// GET /v1/patients: every patient.
+    /// GET /v1/patients: every patient (admin); the patients in reach for other roles.
     func listPatients(_ request: APIRequest) async throws -> APIReply {
-        try await adminScoped(request, action: "admin.patient.list") { _ in
+        let principal = try await authenticate(request)
+        guard principal.role == .admin else { return try await listPatientsInReach(principal) }
+        return try await adminScoped(request.authenticated(as: principal), action: "admin.patient.list") { _ in
             let access = self.access
             let list = try await self.blocking { try access.patients() }
             return APIReply.json(["patients": .array(list.map(Self.encode))])
         }
     }
 
-    /// GET /v1/patients/{patientId}: one patient (admin).
+    /// GET /v1/patients/{patientId}: one patient (admin: any; other roles: one in reach, else 404).
     func getPatient(_ request: APIRequest) async throws -> APIReply {
+        let principal = try await authenticate(request)
+        guard principal.role == .admin else { return try await readPatientInReach(request.authenticated(as: principal)) }
         let id = try request.parameter("patientId")
-        return try await adminScoped(request, action: "admin.patient.read", patient: id) { _ in
+        return try await adminScoped(request.authenticated(as: principal), action: "admin.patient.read", patient: id) { _ in
             let access = self.access
             guard let p = try await self.blocking({ try access.patient(id: id) }) else { throw APIError.notFound("No such patient.") }
             return APIReply.json(Self.encode(p))

@@ -26,7 +26,7 @@ extension CareSyncAPI {
             }
             if let s = request.query("source") { if s.isEmpty { fail("source", "must not be empty") } else { query.source = s } }
             var unit: HealthUnit?
-            if let u = request.query("unit") { if let parsed = HealthUnit.named(u) { unit = parsed } else { fail("unit", "unknown unit '\(u)'") } }
+            if let u = request.query("unit") { do { unit = try HealthUnit.parse(u) } catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") } }
             guard problems.isEmpty else { throw APIError.validation(problems) }
             if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a) }
 

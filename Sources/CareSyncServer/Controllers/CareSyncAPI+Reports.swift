@@ -84,7 +84,8 @@ extension CareSyncAPI {
 
     static func unitParameter(_ request: APIRequest) throws -> HealthUnit? {
         guard let u = request.query("unit") else { return nil }
-        guard let unit = HealthUnit.named(u) else { throw APIError.invalidParameter("unit", "unknown unit '\(u)'") }
-        return unit
+        do { return try HealthUnit.parse(u) } catch {
+            throw APIError.invalidParameter("unit", "unit '\(u)' is not a HealthKit unit string (\(error))")
+        }
     }
 }

@@ -52,7 +52,11 @@ extension CareSyncAPI {
             for n in names { if let o = StatisticsOptions.named(n) { options.insert(o) } else { fail("options", "unknown option '\(n)'") } }
         } else { fail("options", "is required, such as cumulativeSum or discreteAverage") }
         var unit: HealthUnit?
-        if let u = request.query("unit") { unit = HealthUnit.named(u); if unit == nil { fail("unit", "unknown unit '\(u)'") } }
+        if let u = request.query("unit") {
+            // Read with the type's molar mass (mmol/L for blood glucose); compatibility is the query's own check.
+            do { unit = try type.map { try $0.unit(u) } ?? HealthUnit.parse(u) }
+            catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") }
+        }
         var excludeUserEntered = false
         if let e = request.query("excludeUserEntered") {
             switch e { case "true", "1": excludeUserEntered = true; case "false", "0": break; default: fail("excludeUserEntered", "must be true or false") }

@@ -25,7 +25,7 @@ public enum RouteTemplate {
     /// Templates under `/v1`.
     private static func v1(_ segments: [Substring]) -> String {
         guard segments.first == "patients" else {
-            let known: Set<Substring> = ["admin", "patients", "care-teams", "tokens", "audit"]
+            let known: Set<Substring> = ["admin", "patients", "care-teams", "tokens", "audit", "types"]
             guard let first = segments.first, known.contains(first) else { return other }
             // Admin resources: keep the collection names, replace identifiers.
             var template = "/v1"

@@ -3,7 +3,11 @@ import HTTPTypes
 
 extension APIError: HTTPResponseError {
     /// The problem+json response.
-    public func response() -> Response { httpError.response() }
+    public func response() -> Response {
+        var response = httpError.response()
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
 }
 
 extension APIReply {
@@ -13,6 +17,8 @@ extension APIReply {
         for (name, value) in headers {
             if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
         }
+        // API answers are per caller and change with every write: no cache may keep them.
+        if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
         return Response(status: Self.status(status), headers: fields, body: .bytes(body))
     }
 

@@ -17,18 +17,39 @@ public final class CareSyncApplication: Sendable {
     /// The configuration it was built from.
     public let configuration: Configuration
     let logger: Logger
-    private let maintenance = Mutex<Task<Void, Never>?>(nil)
+    /// What runs beside the listener, while it runs.
+    private struct Jobs {
+        let retention: RetentionJob
+        let idempotencyPurge: Task<Void, Never>
+    }
+    private let jobs = Mutex<Jobs?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, database: Database, configuration: Configuration, logger: Logger) {
         self.api = api; self.http = http; self.database = database; self.configuration = configuration; self.logger = logger
     }
 
-    /// Binds and starts serving, and an hourly purge of expired idempotency records; returns the bound
-    /// port (the chosen one for port 0). Tombstone retention is `startOperations`' job.
+    /// The whole life of a serving process: starts everything (`start()`), calls `onListening` with the
+    /// bound port, waits for SIGTERM or SIGINT, then stops everything in order (`shutdown()`).
+    /// Signals are caught before `onListening` runs, so a SIGTERM right after the ready line still drains.
+    public func run(gracePeriod: Duration = .seconds(10), onListening: (Int) -> Void) async throws {
+        let termination = TerminationSignal()
+        let port = try start()
+        onListening(port)
+        await termination.wait()
+        logger.info("server.stopping")
+        await shutdown(gracePeriod: gracePeriod)
+        logger.info("server.stopped")
+    }
+
+    /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly) and
+    /// the hourly purge of expired idempotency records. Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
-        let job = Task { [api, logger] in
+        let retention = RetentionJob(store: api.store, retentionDays: configuration.tombstoneRetentionDays,
+                                     metrics: api.metrics, logger: logger)
+        retention.start()
+        let purge = Task { [api, logger] in
             while !Task.isCancelled {
                 do {
                     let store = api.store, now = Date()
@@ -39,14 +60,17 @@ public final class CareSyncApplication: Sendable {
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
-        maintenance.withLock { $0 = job }
+        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge) }
         return port
     }
 
-    /// Stops accepting, answers parked long polls and lets requests in flight finish (each commits its
-    /// own audit record before answering, so nothing is left to flush).
+    /// Stops in order: the background jobs (a retention run in progress finishes), then the listener — it
+    /// stops accepting, answers parked long polls and lets requests in flight finish (each commits its own
+    /// audit record before answering, so nothing is left to flush).
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
-        maintenance.withLock { $0?.cancel() }
+        let running = jobs.withLock { jobs in defer { jobs = nil }; return jobs }
+        running?.idempotencyPurge.cancel()
+        await running?.retention.stop()
         api.shutdown()
         await http.shutdown(gracePeriod: gracePeriod)
         api.shutdown()  // again: releases a long poll that parked after the first wake and outlived the grace period
@@ -88,7 +112,9 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)
-    let responder = api.makeRouter().wrapped(by: RequestLogMiddleware(level: .info))
+    var router = api.makeRouter()
+    WebApp.register(on: &router)
+    let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: api.makeHeadFilter(), logger: logger)
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }

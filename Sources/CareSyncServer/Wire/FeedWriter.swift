@@ -40,13 +40,18 @@ enum FeedWriter {
         out += #","syncVersion":"#.utf8
         if let v = s.syncVersion { out += String(v).utf8 } else { out += "null".utf8 }
         out += #","type":"#.utf8
-        JSONValue.writeString(s.type.rawValue, into: &out)
+        let definition = s.type.definition
+        JSONValue.writeString(definition.identifier, into: &out)
         var value = s.value
-        if let canonical = s.type.canonicalUnit {
-            let unit = requested.flatMap { $0.isCompatible(with: canonical) ? $0 : nil } ?? canonical
-            value = canonical.convert(s.value, to: unit)
+        if let canonical = definition.canonicalUnit {
+            var symbol = canonical.symbol
+            // Without `unit=` (the common pull) the stored canonical value goes out unconverted.
+            if requested != nil, let unit = s.type.answerUnit(requested) {
+                value = canonical.convert(s.value, to: unit)
+                symbol = unit.symbol
+            }
             out += #","unit":"#.utf8
-            JSONValue.writeString(unit.symbol, into: &out)
+            JSONValue.writeString(symbol, into: &out)
         }
         out += #","uuid":""#.utf8
         out += s.uuid.uuidString.utf8

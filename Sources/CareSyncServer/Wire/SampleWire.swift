@@ -106,7 +106,7 @@ public enum SampleWire {
         return Int64(n)
     }
 
-    /// A stored sample as JSON, its value in `unit` when given and compatible, else the canonical unit.
+    /// A stored sample as JSON, its value in `unit` when given and it fits the type, else the canonical unit.
     public static func encode(_ s: Sample, unit requested: HealthUnit? = nil) -> JSONValue {
         var o: [String: JSONValue] = [
             "uuid": .string(s.uuid.uuidString), "type": .string(s.type.rawValue),
@@ -114,8 +114,7 @@ public enum SampleWire {
             "syncIdentifier": .optional(s.syncIdentifier), "syncVersion": .optional(s.syncVersion),
             "source": .string(s.source), "metadata": encode(s.metadata),
         ]
-        if let canonical = s.type.canonicalUnit {
-            let unit = requested.flatMap { $0.isCompatible(with: canonical) ? $0 : nil } ?? canonical
+        if let canonical = s.type.canonicalUnit, let unit = s.type.answerUnit(requested) {
             o["value"] = .number(canonical.convert(s.value, to: unit))
             o["unit"] = .string(unit.symbol)
         } else {

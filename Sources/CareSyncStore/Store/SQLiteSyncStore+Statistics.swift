@@ -32,7 +32,7 @@ enum StatisticsFetch {
             """
         var arguments: [SQLValue] = [.text(patient), .text(query.type.rawValue),
                                      .integer(plan.startMilliseconds), .integer(plan.endMilliseconds)]
-        if query.type.aggregation == .cumulative {
+        if query.type.isCumulative {
             // end_ms > ?3 and end_ms - start_ms <= longest imply start_ms > ?3 - longest.
             sql += " AND start_ms > ?5 AND (start_ms >= ?3 OR end_ms > ?3)"
             arguments.append(.integer(plan.startMilliseconds - max(0, longest ?? 0) - 1))

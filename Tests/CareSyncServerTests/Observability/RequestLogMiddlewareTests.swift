@@ -13,7 +13,7 @@ import Testing
         ("/v1/patients/P-77/weekly-reports", "/v1/patients/{patientId}/weekly-reports"),
         ("/v1/patients/P-77/weekly-reports/report-2020-W25", "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}"),
         ("/v1/patients/P-77/weekly-reports/a/b", "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}"),
-        ("/v1/patients/P-77", "/v1/patients/{patientId}"), ("/v1/patients", "/v1/patients"),
+        ("/v1/patients/P-77", "/v1/patients/{patientId}"), ("/v1/patients", "/v1/patients"), ("/v1/types", "/v1/types"),
         ("/v1/care-teams/T1/patients/P-77", "/v1/care-teams/{id}/patients/{id}"),
         ("/v1/patients/P-77/unknown", "other"), ("/etc/passwd", "other"), ("/", "other"), ("", "other"),
         ("/v1/P-77", "other"),

@@ -15,46 +15,46 @@ import Testing
     }
 
     @Test func purgeThenAnOlderAnchorAnswers410AndAFreshReadWorks() async throws {
-        let server = try TestServer { $0.tombstoneRetentionDays = 90 }
-        defer { Task { await server.stop() } }
-        let store = server.app.api.store
-        let inserted = try store.upsert([Self.sample("a"), Self.sample("b")], patient: "alice",
-                                        source: "org.example.phone.alice", now: Self.t0)
-        let before = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
-        #expect(before.status == 200)
-        let anchor = try #require(before.json["anchor"]?.stringValue)
-        _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
-                             source: "org.example.phone.alice", now: Self.t0.addingTimeInterval(86_400))
+        try await TestServer.with(configure: { $0.tombstoneRetentionDays = 90 }) { server in
+            let store = server.app.api.store
+            let inserted = try store.upsert([Self.sample("a"), Self.sample("b")], patient: "alice",
+                                            source: "org.example.phone.alice", now: Self.t0)
+            let before = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
+            #expect(before.status == 200)
+            let anchor = try #require(before.json["anchor"]?.stringValue)
+            _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
+                                 source: "org.example.phone.alice", now: Self.t0.addingTimeInterval(86_400))
 
-        let metrics = server.app.api.metrics
-        try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
-                         metrics: server.app.api.metrics).runOnce()
+            let metrics = server.app.api.metrics
+            try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
+                             metrics: server.app.api.metrics).runOnce()
 
-        let expired = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
-        #expect(expired.status == 410)
-        #expect(expired.code == "anchorExpired")
-        let fresh = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
-        #expect(fresh.status == 200)
-        #expect(fresh.json["samples"]?.arrayValue?.count == 1)
-        #expect(fresh.json["deletedObjects"]?.arrayValue?.isEmpty == true)
-        #expect(String(decoding: metrics.exposition(), as: UTF8.self)
-            .contains("caresync_retention_tombstones_purged_total 1"))
+            let expired = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
+            #expect(expired.status == 410)
+            #expect(expired.code == "anchorExpired")
+            let fresh = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
+            #expect(fresh.status == 200)
+            #expect(fresh.json["samples"]?.arrayValue?.count == 1)
+            #expect(fresh.json["deletedObjects"]?.arrayValue?.isEmpty == true)
+            #expect(String(decoding: metrics.exposition(), as: UTF8.self)
+                .contains("caresync_retention_tombstones_purged_total 1"))
+        }
     }
 
     @Test func tombstonesWithinRetentionAreKept() async throws {
-        let server = try TestServer { $0.tombstoneRetentionDays = 90 }
-        defer { Task { await server.stop() } }
-        let store = server.app.api.store
-        let recent = Date().addingTimeInterval(-10 * 86_400)
-        let inserted = try store.upsert([Self.sample("c")], patient: "alice", source: "org.example.phone.alice", now: recent)
-        let before = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
-        let anchor = try #require(before.json["anchor"]?.stringValue)
-        _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
-                             source: "org.example.phone.alice", now: recent)
-        try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
-                         metrics: server.app.api.metrics).runOnce()
-        let page = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
-        #expect(page.status == 200)
-        #expect(page.json["deletedObjects"]?.arrayValue?.count == 1)
+        try await TestServer.with(configure: { $0.tombstoneRetentionDays = 90 }) { server in
+            let store = server.app.api.store
+            let recent = Date().addingTimeInterval(-10 * 86_400)
+            let inserted = try store.upsert([Self.sample("c")], patient: "alice", source: "org.example.phone.alice", now: recent)
+            let before = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
+            let anchor = try #require(before.json["anchor"]?.stringValue)
+            _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
+                                 source: "org.example.phone.alice", now: recent)
+            try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
+                             metrics: server.app.api.metrics).runOnce()
+            let page = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
+            #expect(page.status == 200)
+            #expect(page.json["deletedObjects"]?.arrayValue?.count == 1)
+        }
     }
 }

@@ -72,6 +72,19 @@ final class TestServer: Sendable {
     }
 
     /// Stops the server and removes its files.
+    /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
+    static func with(configure: (inout Configuration) -> Void = { _ in },
+                     _ body: (TestServer) async throws -> Void) async throws {
+        let server = try TestServer(configure: configure)
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     func stop() async {
         await app.shutdown(gracePeriod: .seconds(2))
         try? FileManager.default.removeItem(at: directory)

@@ -15,7 +15,7 @@ enum Fixtures {
     static func report(version: Int, tests: [(day: String, meters: Double)]) -> Components.Schemas.WeeklyReportDraft {
         .init(syncIdentifier: reportID, syncVersion: version, weekStart: "2020-06-15", timeZone: "America/Los_Angeles",
               samples: tests.map { test in
-                  .init(key: test.day, _type: .sixMinuteWalkTestDistance, value: test.meters, unit: .m,
+                  .init(key: test.day, _type: .sixMinuteWalkTestDistance, value: test.meters, unit: "m",
                         start: instant("\(test.day)T10:00:00-07:00"), end: instant("\(test.day)T10:06:00-07:00"))
               })
     }
@@ -27,7 +27,7 @@ enum Fixtures {
     /// A half hour of steps on June 18 (UTC) with a sync identifier, and metadata of each value kind.
     static func steps(_ count: Double, hour: Int, version: Int) -> Components.Schemas.SampleDraft {
         let h = hour < 10 ? "0\(hour)" : "\(hour)"
-        return .init(_type: .stepCount, value: count, unit: .count,
+        return .init(_type: .stepCount, value: count, unit: "count",
                      start: instant("2020-06-18T\(h):00:00Z"), end: instant("2020-06-18T\(h):30:00Z"),
                      syncIdentifier: "steps-2020-06-18T\(h)", syncVersion: version,
                      metadata: .init(wasUserEntered: false, additionalProperties: [

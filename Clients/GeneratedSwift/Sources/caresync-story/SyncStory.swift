@@ -26,6 +26,17 @@ import Foundation
         try expect(try await device.getHealth().ok.body.json.status == .ok, "healthz is not ok")
     }
 
+    func catalogueAndWhoami() async throws {
+        let catalogue = try await device.listTypes().ok.body.json.types
+        try expect(catalogue.map(\.identifier) == Components.Schemas.SampleType.allCases, "\(catalogue.count) types in the catalogue")
+        let steps = catalogue.first { $0.identifier == .stepCount }, sleep = catalogue.first { $0.identifier == .sleepAnalysis }
+        try expect(steps?.kind == .quantity && steps?.aggregation == .cumulative && steps?.canonicalUnit == "count"
+                   && steps?.statisticsOptions.contains(.cumulativeSum) == true, "stepCount: \(String(describing: steps))")
+        try expect(sleep?.kind == .category && sleep?.aggregation == nil && sleep?.allowedValues?.count == 6, "sleepAnalysis: \(String(describing: sleep))")
+        let me = try await device.whoami().ok.body.json
+        try expect(me.role == .device && me.patient == settings.patient, "whoami: \(me.role) \(String(describing: me.patient))")
+    }
+
     func reportVersion1() async throws {
         let result = try await therapist.postWeeklyReport(path: .init(patientId: settings.patient), body: .json(Fixtures.version1)).ok.body.json
         try expect(result.outcome == .inserted, "outcome \(result.outcome)")
@@ -39,7 +50,7 @@ import Foundation
                    "\(page.samples.count) samples, \(page.deletedObjects.count) deleted, hasMore \(page.hasMore)")
         try expect(page.samples.allSatisfy { $0.source == therapistSource && $0.syncVersion == 1 }, "sources or versions differ")
         june18 = page.samples.first { $0.syncIdentifier == "\(Fixtures.reportID)/2020-06-18" }
-        try expect(june18?.value == 400 && june18?.unit == .m, "June 18: \(String(describing: june18))")
+        try expect(june18?.value == 400 && june18?.unit == "m", "June 18: \(String(describing: june18))")
         try expect(june18?.start == Fixtures.instant("2020-06-18T17:00:00Z"), "June 18 starts \(String(describing: june18?.start))")
         anchor = page.anchor
     }
@@ -104,7 +115,7 @@ import Foundation
         let stats = try await device.getStatistics(path: .init(patientId: settings.patient), query: .init(
             _type: .stepCount, start: Fixtures.instant("2020-06-18T00:00:00Z"), end: Fixtures.instant("2020-06-20T00:00:00Z"),
             interval: .day, timeZone: "UTC", options: [.cumulativeSum, .separateBySource])).ok.body.json
-        try expect(stats._type == .stepCount && stats.unit == .count, "type \(stats._type) unit \(stats.unit)")
+        try expect(stats._type == .stepCount && stats.unit == "count", "type \(stats._type) unit \(stats.unit)")
         try expect(stats.buckets.map(\.start) == [Fixtures.instant("2020-06-18T00:00:00Z"), Fixtures.instant("2020-06-19T00:00:00Z")],
                    "buckets \(stats.buckets.map(\.start))")
         try expect(stats.buckets.map(\.sum) == [1200, nil], "sums \(stats.buckets.map(\.sum))")

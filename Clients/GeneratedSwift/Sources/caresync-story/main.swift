@@ -14,6 +14,7 @@ let tally = Tally()
 
 let story = SyncStory(settings: settings)
 await tally.step("the served document and /healthz decode") { try await story.servedDocument() }
+await tally.step("the type catalogue and whoami decode") { try await story.catalogueAndWhoami() }
 await tally.step("report v1: three six-minute walk tests") { try await story.reportVersion1() }
 await tally.step("feed from no anchor: the three tests") { try await story.feedFromNoAnchor() }
 await tally.step("report v2 corrects June 18: one deleted object, one new sample") { try await story.reportVersion2CorrectsOneDay() }

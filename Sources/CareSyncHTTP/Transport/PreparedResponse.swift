@@ -23,6 +23,8 @@ enum ResponsePreparer {
         let http10 = head.version.minor == 0
         let noBody = ResponseEncoder.forbidsBody(response.status.code)
         var headers = response.headers
+        // Every answer names its request, so a client can quote the id the server logged it under.
+        if headers[RequestHead.requestIDField] == nil { headers[RequestHead.requestIDField] = head.id }
         switch response.body {
         case .bytes(var body):
             if noBody { body = [] }

@@ -56,7 +56,7 @@ extension Connection {
         var requestID: String?
         for field in parsed.fields {
             guard let name = HTTPField.Name(field.name) else { continue }
-            if name == Self.requestIDName, RequestIDMiddleware.isAcceptable(field.value) { requestID = field.value }
+            if name == RequestHead.requestIDField, RequestHead.isAcceptableRequestID(field.value) { requestID = field.value }
             fields.append(HTTPField(name: name, value: field.value))
         }
         let method = HTTPRequest.Method(parsed.method) ?? .get
@@ -170,7 +170,4 @@ extension Connection {
         let head = current?.head ?? RequestHead(method: .get, target: "/", remoteAddress: peer)
         send(ResponsePreparer.prepare(error.response(), for: head, core: core, close: true))
     }
-
-    /// The `X-Request-ID` field name.
-    static let requestIDName = HTTPField.Name("X-Request-ID")!
 }

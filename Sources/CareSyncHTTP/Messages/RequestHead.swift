@@ -69,3 +69,13 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     /// "HTTP/1.1".
     public var description: String { "HTTP/\(major).\(minor)" }
 }
+
+extension RequestHead {
+    /// `X-Request-ID`: a client may send one (kept when it is 1–128 visible ASCII characters); every answer carries it.
+    public static let requestIDField = HTTPField.Name("X-Request-ID")!
+
+    /// Whether a client-sent id is safe to adopt and log.
+    static func isAcceptableRequestID(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 128 && value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}

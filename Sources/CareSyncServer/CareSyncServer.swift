@@ -1,2 +1,0 @@
-/// The CareSyncServer module; its types live in the files beside this one.
-public enum CareSyncServerModule {}

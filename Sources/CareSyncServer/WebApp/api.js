@@ -1,0 +1,140 @@
+// The CareSync API over fetch: the token only ever travels in the Authorization header.
+
+const TOKEN_KEY = 'caresync.token';
+
+/** The signed-in token of this tab, or null. */
+export function storedToken() { return sessionStorage.getItem(TOKEN_KEY); }
+/** Keeps the token for this tab only. */
+export function storeToken(token) { sessionStorage.setItem(TOKEN_KEY, token); }
+/** Forgets the token. */
+export function clearToken() { sessionStorage.removeItem(TOKEN_KEY); }
+
+/** A refusal from the server: the problem's members, or a stand-in for a network failure. */
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body.detail || body.title || `HTTP ${status}`);
+    this.name = 'Problem';
+    this.status = status;
+    this.code = body.code || null;
+    this.title = body.title || null;
+    this.detail = body.detail || this.message;
+    this.errors = Array.isArray(body.errors) ? body.errors : [];
+    this.retryAfter = body.retryAfter || null;
+  }
+}
+
+/** Sends one API request with `token`; answers the parsed JSON body or throws a Problem (or AbortError). */
+export async function request(token, method, path, { query, body, signal } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let url = path;
+  if (query) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+    const text = q.toString();
+    if (text) url += `?${text}`;
+  }
+  let response;
+  try {
+    response = await fetch(url, {
+      method, headers, signal, cache: 'no-store', credentials: 'omit', redirect: 'error',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error.name === 'AbortError' || error.name === 'TimeoutError') throw error;
+    throw new Problem(0, { title: 'Network error', detail: 'The server could not be reached. Check the connection and try again.' });
+  }
+  const type = response.headers.get('Content-Type') || '';
+  const json = type.includes('json') ? await response.json().catch(() => null) : null;
+  if (!response.ok) {
+    const problem = new Problem(response.status, json || { title: response.statusText, detail: `The server answered ${response.status}.` });
+    const retry = Number(response.headers.get('Retry-After'));
+    if (retry > 0) problem.retryAfter = retry;
+    throw problem;
+  }
+  return json;
+}
+
+/** The API calls the app makes, bound to one token. */
+export class Client {
+  constructor(token) { this.token = token; }
+  call(method, path, options) { return request(this.token, method, path, options); }
+
+  whoami() { return this.call('GET', '/v1/whoami'); }
+  patients() { return this.call('GET', '/v1/patients'); }
+  patient(id) { return this.call('GET', `/v1/patients/${enc(id)}`); }
+  statistics(id, query, signal) { return this.call('GET', `/v1/patients/${enc(id)}/statistics`, { query, signal }); }
+  reports(id, signal) { return this.call('GET', `/v1/patients/${enc(id)}/weekly-reports`, { signal }); }
+  postReport(id, report) { return this.call('POST', `/v1/patients/${enc(id)}/weekly-reports`, { body: report }); }
+  deleteReport(id, syncIdentifier) {
+    return this.call('DELETE', `/v1/patients/${enc(id)}/weekly-reports/${enc(syncIdentifier)}`);
+  }
+  changes(id, query, signal) { return this.call('GET', `/v1/patients/${enc(id)}/changes`, { query, signal }); }
+}
+
+function enc(segment) { return encodeURIComponent(segment); }
+
+/**
+ * The patient's change feed, long-polled: reads to the head once (keeping only the anchor), then
+ * polls with `wait` and the same filters, handing every non-empty page to `onPage`.
+ */
+export class LiveFeed {
+  constructor(client, patient, types, { onPage, onState }) {
+    this.client = client; this.patient = patient; this.types = types.join(',');
+    this.onPage = onPage; this.onState = onState;
+    this.stopper = new AbortController();
+    this.anchor = null;
+  }
+
+  /** Runs until `stop()`. */
+  async run() {
+    const signal = this.stopper.signal;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        if (this.anchor === null) await this.catchUp(signal);
+        this.onState('live');
+        const timeout = AbortSignal.timeout((LiveFeed.wait + 10) * 1000);
+        const page = await this.client.changes(this.patient,
+          { types: this.types, anchor: this.anchor, wait: LiveFeed.wait, limit: 500 }, AbortSignal.any([signal, timeout]));
+        this.anchor = page.anchor;
+        failures = 0;
+        if (page.samples.length || page.deletedObjects.length) this.onPage(page);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error.name === 'TimeoutError') continue;
+        if (error instanceof Problem && (error.code === 'anchorExpired' || error.code === 'invalidAnchor')) {
+          this.anchor = null;
+          continue;
+        }
+        failures += 1;
+        this.onState('retrying', error);
+        const seconds = error.retryAfter || Math.min(30, 2 ** failures);
+        await sleep(seconds * 1000, signal);
+      }
+    }
+  }
+
+  /** Pages from no anchor to the head with the feed's filters; the views are loaded separately. */
+  async catchUp(signal) {
+    this.onState('catching up');
+    let anchor = '';
+    for (;;) {
+      const page = await this.client.changes(this.patient, { types: this.types, anchor, limit: 5000 }, signal);
+      anchor = page.anchor;
+      if (!page.hasMore) break;
+    }
+    this.anchor = anchor;
+  }
+
+  stop() { this.stopper.abort(); }
+}
+LiveFeed.wait = 25;
+
+function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}

@@ -1,0 +1,150 @@
+// The therapist's web app: sign in with a token, the patients in reach, one patient's screens.
+import { Client, Problem, clearToken, storeToken, storedToken } from './api.js';
+import { byId, el, fill } from './dom.js';
+import { PatientView } from './patient.js';
+import { showProblem } from './problems.js';
+
+const screens = ['sign-in', 'patients', 'patient'];
+let session = null;       // { client, who, patients: Map }
+let current = null;       // the open PatientView
+
+/** Announces `text` in the status line (polite live region). */
+export function setStatus(text) { byId('status').textContent = text; }
+
+function show(screen) {
+  for (const id of screens) byId(id).hidden = id !== screen;
+}
+
+function alertBox() { return byId('alert'); }
+function clearAlert() { alertBox().hidden = true; alertBox().replaceChildren(); }
+
+/** What a non-therapist token is told. */
+function refusal(who) {
+  if (who.role === 'device') {
+    return 'This is a device token: it belongs to one patient\'s phone or watch, which pushes samples. '
+      + 'The therapist view needs a therapist token.';
+  }
+  if (who.role === 'admin') {
+    return 'This is an admin token: it manages patients, care teams and tokens but reaches no patient data. '
+      + 'The therapist view needs a therapist token.';
+  }
+  return 'This token cannot be used here; the therapist view needs a therapist token.';
+}
+
+async function signIn(token, { restoring = false } = {}) {
+  clearAlert();
+  const client = new Client(token);
+  setStatus('Checking the token…');
+  let who;
+  try {
+    who = await client.whoami();
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    clearToken();
+    showProblem(alertBox(), error, restoring ? 'Your session ended' : 'Sign-in refused');
+    setStatus('');
+    route();
+    return;
+  }
+  if (who.role !== 'therapist') {
+    clearToken();
+    fill(alertBox(), el('p', { class: 'problem-title', text: 'Sign-in refused' }), el('p', { text: refusal(who) }));
+    alertBox().hidden = false;
+    setStatus('');
+    route();
+    return;
+  }
+  storeToken(token);
+  session = { client, who, patients: new Map() };
+  const teams = who.careTeams.length ? ` · care team ${who.careTeams.join(', ')}` : '';
+  byId('who').textContent = `${who.source}${teams}`;
+  byId('sign-out').hidden = false;
+  setStatus('Signed in.');
+  if (!restoring && (location.hash === '' || location.hash === '#sign-in')) location.hash = '#patients';
+  else route();
+}
+
+function signOut() {
+  current?.dispose();
+  current = null;
+  session = null;
+  clearToken();
+  byId('who').textContent = '';
+  byId('sign-out').hidden = true;
+  byId('token').value = '';
+  fill(byId('patient-list'));
+  clearAlert();
+  setStatus('Signed out. The token was removed from this tab.');
+  history.replaceState(null, '', location.pathname);
+  route();
+}
+
+async function showPatients() {
+  show('patients');
+  setStatus('Loading patients…');
+  try {
+    const { patients } = await session.client.patients();
+    session.patients = new Map(patients.map((p) => [p.id, p]));
+    const list = byId('patient-list');
+    fill(list, patients.map((p) => el('li', {},
+      el('a', { href: `#patient/${encodeURIComponent(p.id)}`, class: 'patient-link' },
+        el('span', { class: 'patient-id', text: p.id }),
+        el('span', { class: 'hint', text: p.timeZone })))));
+    byId('patients-empty').hidden = patients.length > 0;
+    setStatus(`${patients.length} patient${patients.length === 1 ? '' : 's'}.`);
+    byId('patients-title').focus?.();
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    showProblem(alertBox(), error, 'Could not load the patients');
+    setStatus('');
+  }
+}
+
+async function showPatient(id) {
+  show('patient');
+  setStatus(`Opening ${id}…`);
+  let patient = session.patients.get(id);
+  try {
+    if (!patient) patient = await session.client.patient(id);
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    showProblem(alertBox(), error, `Could not open patient ${id}`);
+    setStatus('');
+    return;
+  }
+  current = new PatientView(session, patient, { setStatus, alert: alertBox() });
+  current.start();
+}
+
+function route() {
+  current?.dispose();
+  current = null;
+  if (!session) {
+    show('sign-in');
+    byId('token').focus();
+    return;
+  }
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (hash.startsWith('patient/')) showPatient(hash.slice('patient/'.length));
+  else showPatients();
+}
+
+function boot() {
+  byId('sign-in-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const token = byId('token').value.trim();
+    byId('token').value = '';
+    if (token) signIn(token);
+  });
+  byId('sign-out').addEventListener('click', signOut);
+  document.querySelector('.skip').addEventListener('click', (event) => {
+    event.preventDefault();
+    byId('main').focus();
+  });
+  window.addEventListener('hashchange', () => { if (session) { clearAlert(); route(); } });
+  const token = storedToken();
+  if (token) signIn(token, { restoring: true });
+  else route();
+}
+
+boot();

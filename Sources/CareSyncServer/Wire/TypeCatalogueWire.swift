@@ -1,0 +1,34 @@
+import CareSyncCore
+
+/// The type catalogue on the wire (`GET /v1/types`): what a client needs to write and query each type.
+enum TypeCatalogueWire {
+    /// The whole answer, encoded once: the catalogue never changes while the server runs.
+    static let body: [UInt8] = JSONValue.object(["types": .array(SampleType.all.map(encode))]).serialized()
+
+    /// One type: identifier, kind, aggregation style, canonical unit, the dimensions its units may have and
+    /// example unit strings, molar mass, allowed category values and the statistics options it takes.
+    static func encode(_ type: SampleType) -> JSONValue {
+        let definition = type.definition
+        return [
+            "identifier": .string(type.rawValue),
+            "kind": .string(type.kind.rawValue),
+            "aggregation": .optional(type.aggregation?.rawValue),
+            "canonicalUnit": .optional(type.canonicalUnit?.symbol),
+            "dimensions": .array(type.dimensions.map { .string($0.description) }),
+            "exampleUnits": .array(type.compatibleUnitExamples.map { .string($0) }),
+            "molarMass": .optional(definition.molarMass),
+            "allowedValues": type.kind == .category
+                ? .array(definition.values.map { ["value": .number(Double($0.value)), "name": .string($0.name)] }) : .null,
+            "statisticsOptions": .array(statisticsOptions(type).names.map { .string($0) }),
+        ]
+    }
+
+    /// The options `GET …/statistics` accepts for the type (none for categories).
+    static func statisticsOptions(_ type: SampleType) -> StatisticsOptions {
+        switch type.aggregation {
+        case nil: []
+        case .cumulative?: [.cumulativeSum, .separateBySource]
+        case .some: StatisticsOptions.discreteOptions.union(.separateBySource)
+        }
+    }
+}

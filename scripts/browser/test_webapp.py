@@ -1,0 +1,527 @@
+#!/usr/bin/env python3
+"""The therapist web app in headless Chromium (issue 15), driven by Selenium against a live caresync.
+
+Run by scripts/ci-browser.sh, which starts the server and passes CARESYNC_URL, the tokens, SERVER_LOG and
+SCREENSHOTS in the environment. Seeds a week of step samples from a watch and a phone, then walks the
+WWDC20 screens as a therapist would. Prints one line per check and "N passed, M failed" last.
+"""
+import datetime as dt
+import json
+import os
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+from zoneinfo import ZoneInfo
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+URL = os.environ["CARESYNC_URL"].rstrip("/")
+THERAPIST = os.environ["THERAPIST_TOKEN"]
+WATCH = os.environ["WATCH_TOKEN"]
+PHONE = os.environ["PHONE_TOKEN"]
+MARKUP = os.environ["MARKUP_TOKEN"]
+ADMIN = os.environ["ADMIN_TOKEN"]
+SHOTS = os.environ.get("SCREENSHOTS", "")
+ZONE = ZoneInfo("America/Los_Angeles")
+MARKUP_SOURCE = "<img/src/onerror=alert(1)>"
+MARKUP_NOTE = "<img src=x onerror=alert(1)>"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+WATCH_SOURCE, PHONE_SOURCE = "org.example.watch", "org.example.phone"
+
+# --- HTTP ------------------------------------------------------------------------------------------
+
+
+def http(method, path, token=None, body=None, headers=None):
+    """One request; answers (status, headers, parsed JSON or raw bytes)."""
+    request = urllib.request.Request(URL + path, method=method, data=None if body is None else json.dumps(body).encode())
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, head, raw = response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        status, head, raw = error.code, error.headers, error.read()
+    kind = head.get("Content-Type", "")
+    return status, head, (json.loads(raw) if "json" in kind and raw else raw)
+
+
+def api(method, path, token, body=None):
+    status, _, answer = http(method, path, token, body)
+    if status >= 400:
+        raise AssertionError(f"{method} {path}: {status} {answer}")
+    return answer
+
+
+def local(day, hour, minute=0):
+    return dt.datetime.combine(day, dt.time(hour, minute), ZONE)
+
+
+def steps(start, minutes, value, identifier):
+    return {"type": "stepCount", "value": value, "unit": "count", "start": start.isoformat(),
+            "end": (start + dt.timedelta(minutes=minutes)).isoformat(),
+            "syncIdentifier": identifier, "syncVersion": 1, "metadata": {"wasUserEntered": False}}
+
+
+def seed():
+    """A week of steps: the phone counts every hour 8–19, the watch every other half hour (they overlap)."""
+    today = dt.datetime.now(ZONE).date()
+    watch, phone = [], []
+    for n in range(7):
+        day = today - dt.timedelta(days=6 - n)
+        for hour in range(8, 20):
+            phone.append(steps(local(day, hour), 60, 300 + 17 * n + 9 * hour, f"phone-{day}-{hour}"))
+            if hour % 2 == 0:
+                watch.append(steps(local(day, hour), 30, 250 + 13 * n + 7 * hour, f"watch-{day}-{hour}"))
+    api("POST", "/v1/patients/alice/samples", PHONE, {"samples": phone})
+    api("POST", "/v1/patients/alice/samples", WATCH, {"samples": watch})
+    api("POST", "/v1/patients/alice/samples", MARKUP, {"samples": [steps(local(today, 21), 10, 42, "markup-1")]})
+
+
+def statistics(first, last, priority):
+    """The statistics endpoint's daily sums for [first, last] in alice's zone, by day."""
+    start = local(first, 0).isoformat()
+    end = local(last + dt.timedelta(days=1), 0).isoformat()
+    query = urllib.parse.urlencode({"type": "stepCount", "interval": "day", "timeZone": "America/Los_Angeles",
+                                    "options": "cumulativeSum", "start": start, "end": end,
+                                    "priority": ",".join(priority)})
+    answer = api("GET", f"/v1/patients/alice/statistics?{query}", THERAPIST)
+    return {dt.datetime.fromisoformat(b["start"].replace("Z", "+00:00")).astimezone(ZONE).date().isoformat(): b["sum"]
+            for b in answer["buckets"]}
+
+# --- Browser ---------------------------------------------------------------------------------------
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=en-US",
+                     "--window-size=1280,800", "--hide-scrollbars"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # Installed before any page script runs, outside the page's CSP: records every violation the page causes.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+        "window.__cspViolations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " e => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")})
+    return driver
+
+
+driver = None
+results = []
+
+
+def check(name):
+    """Runs the decorated step now and records whether it passed."""
+    def run(step):
+        try:
+            step()
+            results.append(True)
+            print(f"ok   {name}", flush=True)
+        except Exception as error:  # noqa: BLE001 - every failure is reported, the run goes on
+            results.append(False)
+            print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
+            traceback.print_exc(limit=3)
+            if SHOTS and driver:
+                os.makedirs(SHOTS, exist_ok=True)
+                driver.save_screenshot(os.path.join(SHOTS, f"failed-{len(results)}.png"))
+        return step
+    return run
+
+
+def wait(condition, timeout=20, message=""):
+    """Waits until `condition()` is truthy; a view re-rendered meanwhile (stale element) just means try again."""
+    def attempt(_):
+        try:
+            return condition()
+        except StaleElementReferenceException:
+            return False
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(attempt, message)
+
+
+def act(action, tries=20):
+    """Runs `action` (which finds elements afresh), again if the view re-rendered under it."""
+    for n in range(tries):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            if n == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
+def q(css):
+    return driver.find_element(By.CSS_SELECTOR, css)
+
+
+def qs(css):
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def js(script, *args):
+    return driver.execute_script(script, *args)
+
+
+def set_value(element, value):
+    js("arguments[0].value = arguments[1];"
+       "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));"
+       "arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", element, value)
+
+
+def session_token():
+    return js("return sessionStorage.getItem('caresync.token');")
+
+
+def browser_errors(allowed_statuses=()):
+    """SEVERE console entries since the last call, less network refusals with an expected status."""
+    errors = []
+    for entry in driver.get_log("browser"):
+        if entry["level"] != "SEVERE":
+            continue
+        message = entry["message"]
+        if any(f"status of {s} " in message for s in allowed_statuses) and "Failed to load resource" in message:
+            continue
+        errors.append(message)
+    return errors
+
+
+def alert_open():
+    try:
+        driver.switch_to.alert.dismiss()
+        return True
+    except NoAlertPresentException:
+        return False
+
+
+def sign_in(token):
+    driver.get(URL + "/")
+    wait(lambda: q("#token").is_displayed(), message="sign-in form")
+    field = q("#token")
+    field.send_keys(token)
+    field.send_keys(Keys.ENTER)
+
+
+def metrics(width, height, scale, mobile):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+
+
+def shoot(name):
+    if not SHOTS:
+        return
+    os.makedirs(SHOTS, exist_ok=True)
+    js("document.activeElement && document.activeElement.blur && document.activeElement.blur();")
+    driver.save_screenshot(os.path.join(SHOTS, f"{name}.png"))
+
+
+def bars():
+    return act(lambda: {b.get_attribute("data-key"): b.get_attribute("data-value") for b in qs("#steps-chart rect.bar")})
+
+
+def priority_order():
+    return act(lambda: [e.get_attribute("textContent") for e in qs("#priority-list .source-name")])
+
+
+def same(bar_values, sums):
+    """Every bar of the chart equals the endpoint's figure for its day (empty bar: null)."""
+    assert set(bar_values) == set(sums), (sorted(bar_values), sorted(sums))
+    for day, figure in sums.items():
+        shown = bar_values[day]
+        if figure is None:
+            assert shown == "", (day, shown)
+        else:
+            assert abs(float(shown) - figure) < 1e-6, (day, shown, figure)
+
+
+def walk_values():
+    return act(lambda: [float(c.get_attribute("data-value")) for c in qs("#walk-table tbody td.num[data-value]")])
+
+
+def newest_change():
+    entries = qs("#change-log > li")
+    return entries[0] if entries else None
+
+
+def main():
+    global driver
+    seed()
+    driver = make_driver()
+    metrics(1280, 800, 1, False)
+    state = {}
+
+    @check("the page and its scripts carry the CSP and security headers; a matching ETag is 304; API answers are no-store")
+    def _():
+        for path in ["/", "/app.js", "/app.css"]:
+            status, head, _ = http("GET", path)
+            assert status == 200, path
+            assert head["Content-Security-Policy"] == CSP, head["Content-Security-Policy"]
+            assert head["X-Content-Type-Options"] == "nosniff"
+            assert head["Referrer-Policy"] == "no-referrer"
+            assert head["Cache-Control"] == "no-cache"
+            again, _, body = http("GET", path, headers={"If-None-Match": head["ETag"]})
+            assert again == 304 and not body, (path, again)
+        _, head, _ = http("GET", "/v1/patients", THERAPIST)
+        assert head["Cache-Control"] == "no-store"
+
+    @check("the sign-in screen: nothing loaded from elsewhere, no console error, no CSP violation")
+    def _():
+        driver.get(URL + "/")
+        wait(lambda: q("#token").is_displayed())
+        assert q("#token").get_attribute("type") == "password"
+        shoot("desktop-sign-in")
+        assert browser_errors() == []
+        assert js("return window.__cspViolations") == []
+        resources = js("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert resources and all(r.startswith(URL + "/") for r in resources), resources
+
+    @check("a bad token is refused with the server's detail and is not kept")
+    def _():
+        sign_in("cs_0123456789abcdef_" + "A" * 43)
+        wait(lambda: q("#alert").is_displayed())
+        text = q("#alert").text
+        assert "Sign-in refused" in text and "The token is invalid, expired or revoked." in text, text
+        assert session_token() is None
+        assert q("#sign-in").is_displayed() and not q("#patients").is_displayed()
+        assert browser_errors(allowed_statuses=(401,)) == []
+
+    @check("a device token is refused by the therapist view with a clear message")
+    def _():
+        sign_in(WATCH)
+        wait(lambda: q("#alert").is_displayed())
+        text = q("#alert").text
+        assert "device token" in text and "needs a therapist token" in text, text
+        assert session_token() is None and q("#sign-in").is_displayed()
+
+    @check("an admin token is refused too (it reaches no patient data)")
+    def _():
+        sign_in(ADMIN)
+        wait(lambda: q("#alert").is_displayed())
+        assert "admin token" in q("#alert").text
+        assert session_token() is None
+        assert browser_errors() == [] and js("return window.__cspViolations") == []
+
+    @check("the therapist signs in and sees the patients of its care team only")
+    def _():
+        sign_in(THERAPIST)
+        wait(lambda: q("#patients").is_displayed() and qs("#patient-list a"))
+        assert [a.find_element(By.CSS_SELECTOR, ".patient-id").text for a in qs("#patient-list a")] == ["alice"]
+        assert session_token() == THERAPIST
+        assert THERAPIST not in driver.current_url
+        assert "org.example.therapist" in q("#who").text
+        assert not q("#alert").is_displayed()
+        shoot("desktop-patients")
+
+    @check("the patient's daily steps: one bar per day of 4 weeks, watch before phone by default")
+    def _():
+        q("#patient-list a").click()
+        wait(lambda: len(qs("#steps-chart rect.bar")) == 28 and "Live" in q("#live").text, 30)
+        order = priority_order()
+        assert order[:2] == [WATCH_SOURCE, PHONE_SOURCE], order
+        assert "alice" in q("#patient-title").text and "America/Los_Angeles" in q("#patient-zone").text
+        state["last"] = dt.date.fromisoformat(q("#steps-end").get_attribute("value"))
+        state["first"] = state["last"] - dt.timedelta(days=27)
+
+    @check("the bars and the table equal the statistics endpoint's figures with the same priority")
+    def _():
+        sums = statistics(state["first"], state["last"], priority_order())
+        same(bars(), sums)
+        cells = act(lambda: {r.get_attribute("data-day"): r.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-value")
+                             for r in qs("#steps-table tbody tr")})
+        same(cells, sums)
+        assert sum(1 for v in sums.values() if v) == 7, sums
+        no_priority = statistics(state["first"], state["last"], [])
+        phone_first = statistics(state["first"], state["last"], [PHONE_SOURCE, WATCH_SOURCE])
+        assert sum(v or 0 for v in sums.values()) < sum(v or 0 for v in no_priority.values()), "overlaps count once"
+        assert sums != phone_first, "the seed must make priority matter"
+        state["watch_first"] = sums
+
+    @check("the source priority is editable: phone first changes the bars to the endpoint's phone-first figures")
+    def _():
+        q("#priority summary").click()
+        assert q("#priority").get_attribute("open") is not None
+        q(f"button[aria-label='Move {PHONE_SOURCE} up']").click()
+        wait(lambda: priority_order()[:2] == [PHONE_SOURCE, WATCH_SOURCE])
+        expected = statistics(state["first"], state["last"], priority_order())
+        wait(lambda: bars() != {} and all(abs(float(bars()[d] or 0) - (v or 0)) < 1e-6 for d, v in expected.items()))
+        same(bars(), expected)
+        assert expected != state["watch_first"]
+        q(f"button[aria-label='Move {PHONE_SOURCE} down']").click()
+        wait(lambda: priority_order()[:2] == [WATCH_SOURCE, PHONE_SOURCE])
+        wait(lambda: all(abs(float(bars()[d] or 0) - (v or 0)) < 1e-6 for d, v in state["watch_first"].items()))
+
+    @check("a source name made of markup is shown as text, never as an element")
+    def _():
+        assert MARKUP_SOURCE in priority_order()
+        headers = act(lambda: [e.get_attribute("textContent") for e in qs("#steps-table thead .source-name")])
+        assert MARKUP_SOURCE in headers, headers
+        assert qs("#patient img") == [] and not alert_open()
+
+    @check("a week's tests entered in the form are posted as a weekly report (inserted) and charted")
+    def _():
+        set_value(q("#report-week"), "2020-06-15")
+        wait(lambda: q("#report-id").get_attribute("value") == "report-2020-W25")
+        assert q("#report-version").get_attribute("value") == "1"
+        q("#add-test").click()
+        q("#add-test").click()
+        for row, (day, meters) in zip(qs("#tests tbody tr"), [("2020-06-16", "380"), ("2020-06-18", "400"), ("2020-06-19", "420")]):
+            inputs = row.find_elements(By.CSS_SELECTOR, "input")
+            set_value(inputs[0], day)
+            set_value(inputs[1], "10:00")
+            inputs[2].send_keys(meters)
+        q("#report-form button[type=submit]").click()
+        wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "inserted")
+        wait(lambda: walk_values() == [380, 400, 420])
+        assert len(qs("#walk-chart circle.point")) == 3
+        wait(lambda: newest_change() is not None and newest_change().get_attribute("data-added") == "3", 40)
+        report = api("GET", "/v1/patients/alice/weekly-reports/report-2020-W25", THERAPIST)
+        assert [s["value"] for s in report["samples"]] == [380, 400, 420]
+        assert report["samples"][0]["start"] == "2020-06-16T17:00:00.000Z", report["samples"][0]["start"]
+        state["uuids"] = {s["key"]: s["uuid"] for s in report["samples"]}
+
+    @check("correcting one test posts version 2: the answer replaces exactly one sample, the feed shows one tombstone and one new sample")
+    def _():
+        act(lambda: next(r for r in qs("#walk-table tbody tr")
+                         if r.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-value") == "400")
+            .find_element(By.CSS_SELECTOR, "button").click())
+        wait(lambda: q("#report-version").get_attribute("value") == "2")
+        focused = driver.switch_to.active_element
+        assert focused.get_attribute("value") == "400", focused.get_attribute("value")
+        focused.send_keys(Keys.CONTROL, "a")
+        focused.send_keys("450")
+        q("#report-form button[type=submit]").click()
+        wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "replaced")
+        assert q("#report-result .change-count").get_attribute("data-changed") == "1"
+        assert "1 sample changed, 2 unchanged" in q("#report-result").text, q("#report-result").text
+        wait(lambda: newest_change().get_attribute("data-deleted") == "1" and newest_change().get_attribute("data-added") == "1", 40)
+        text = act(lambda: newest_change().text)
+        assert state["uuids"]["2020-06-18"] in text and "report-2020-W25/2020-06-18 v1" in text and "v2" in text, text
+        wait(lambda: walk_values() == [380, 450, 420])
+        report = api("GET", "/v1/patients/alice/weekly-reports/report-2020-W25", THERAPIST)
+        now = {s["key"]: s["uuid"] for s in report["samples"]}
+        assert now["2020-06-16"] == state["uuids"]["2020-06-16"] and now["2020-06-19"] == state["uuids"]["2020-06-19"]
+        assert now["2020-06-18"] != state["uuids"]["2020-06-18"]
+
+    @check("screenshots of the patient screens at desktop and phone widths")
+    def _():
+        js("window.scrollTo(0, 0)")
+        shoot("desktop-patient")
+        js("document.getElementById('editor').scrollIntoView({block: 'start'})")
+        shoot("desktop-report")
+        metrics(390, 844, 2, True)
+        wait(lambda: q("#steps-chart svg").get_attribute("width") and int(q("#steps-chart svg").get_attribute("width")) < 400)
+        js("window.scrollTo(0, 0)")
+        shoot("phone-patient")
+        js("document.getElementById('walk').scrollIntoView({block: 'start'})")
+        shoot("phone-walk")
+        js("document.getElementById('editor').scrollIntoView({block: 'start'})")
+        shoot("phone-report")
+        overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways on a phone by {overflow}px"
+        js("location.hash = '#patients'")
+        wait(lambda: q("#patients").is_displayed() and qs("#patient-list a"))
+        shoot("phone-patients")
+        metrics(1280, 800, 1, False)
+        qs("#patient-list a")[0].click()
+        wait(lambda: len(qs("#steps-chart rect.bar")) == 28 and "Live" in q("#live").text, 30)
+
+    @check("a refused report shows the problem's detail and its field errors, and marks the field")
+    def _():
+        q("#new-report").click()
+        wait(lambda: q("#report-version").get_attribute("value") == "1")
+        q("#report-form button[type=submit]").click()
+        wait(lambda: q("#report-problem").is_displayed())
+        text = q("#report-problem").text
+        assert "The server refused the report" in text and "nothing was stored" in text, text
+        items = [li.text for li in qs("#report-problem .problem-errors li")]
+        assert any(i.startswith("test 1, value:") for i in items), items
+        value = q("#tests tbody tr input[type=number]")
+        assert value.get_attribute("aria-invalid") == "true"
+        assert browser_errors(allowed_statuses=(422,)) == []
+
+    @check("a note made of markup is stored and shown as text; deleting the report leaves tombstones in the feed")
+    def _():
+        value = q("#tests tbody tr input[type=number]")
+        value.send_keys("300")
+        q("#tests tbody tr input[type=text]").send_keys(MARKUP_NOTE)
+        q("#report-form button[type=submit]").click()
+        wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "inserted")
+        wait(lambda: MARKUP_NOTE in [c.get_attribute("textContent") for c in qs("#walk-table td.notes")])
+        assert qs("#patient img") == [] and not alert_open()
+        # Let the feed report the insert (and the views reload) before starting the two-step delete.
+        wait(lambda: newest_change().get_attribute("data-added") == "1" and newest_change().get_attribute("data-deleted") == "0", 40)
+        time.sleep(0.5)
+        name = q("#report-id").get_attribute("value")
+        wait(lambda: qs(f"#report-list li[data-report='{name}'] button.danger"))
+        act(lambda: q(f"#report-list li[data-report='{name}'] button.danger").click())
+        confirm = q(f"#report-list li[data-report='{name}'] .actions button.danger")
+        assert confirm.text == "Delete" and driver.switch_to.active_element == confirm
+        confirm.click()
+        wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "deleted")
+        wait(lambda: not qs(f"#report-list li[data-report='{name}']"))
+        wait(lambda: newest_change().get_attribute("data-deleted") == "1" and newest_change().get_attribute("data-added") == "0", 40)
+        status, _, _ = http("GET", f"/v1/patients/alice/weekly-reports/{name}", THERAPIST)
+        assert status == 404
+
+    @check("live: steps another device posts appear in the chart without a reload")
+    def _():
+        today = state["last"]
+        api("POST", "/v1/patients/alice/samples", PHONE, {"samples": [steps(local(today, 22), 30, 777, "phone-late")]})
+        expected = statistics(state["first"], state["last"], priority_order())
+        wait(lambda: bars().get(today.isoformat()) not in (None, "") and abs(float(bars()[today.isoformat()]) - expected[today.isoformat()]) < 1e-6, 40)
+        same(bars(), expected)
+
+    @check("no console error and no CSP violation during the whole session")
+    def _():
+        assert browser_errors() == []
+        assert js("return window.__cspViolations") == []
+        assert not alert_open()
+
+    @check("the CSP check can fail: an inline script is blocked and reported")
+    def _():
+        js("const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);")
+        wait(lambda: js("return window.__cspViolations.length") == 1)
+        assert js("return window.__inline") is None
+        driver.get_log("browser")  # drop the violation's own console message
+
+    @check("signing out clears the token; the token never appears in the server's log")
+    def _():
+        q("#sign-out").click()
+        wait(lambda: q("#sign-in").is_displayed())
+        assert session_token() is None and q("#who").text == ""
+        assert "Signed out" in q("#status").text
+        metrics(390, 844, 2, True)
+        shoot("phone-sign-in")
+        log = open(os.environ["SERVER_LOG"], encoding="utf-8", errors="replace").read()
+        secret = THERAPIST.split("_", 2)[2]
+        assert "/v1/patients" in log, "the server logs requests at info level"
+        assert secret not in log
+
+    driver.quit()
+    passed = sum(results)
+    failed = len(results) - passed
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    finally:
+        if driver:
+            try:
+                driver.quit()
+            except Exception:  # noqa: BLE001
+                pass

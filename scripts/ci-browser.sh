@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Browser check of the therapist web app (issue 15): builds caresync, serves it on a temporary database
+# with the README walkthrough's patient, care team and tokens, and drives headless Chromium through the
+# app with Selenium (scripts/browser/test_webapp.py). Self-contained and non-interactive; prints
+# "N passed, M failed" and exits non-zero on any failure.
+#   SCREENSHOTS=docs/screenshots scripts/ci-browser.sh   # also refreshes the committed screenshots
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+export DEBIAN_FRONTEND=noninteractive
+
+missing=()
+for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# 4.52.0 needs a certifi newer than the registry holds.
+SELENIUM_VERSION=4.51.0
+venv="${CI_BROWSER_VENV:-.build/ci-browser-venv}"
+case "$venv" in /*) ;; *) venv="$repo/$venv" ;; esac
+if ! "$venv/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM_VERSION')" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "selenium==$SELENIUM_VERSION"
+fi
+
+swift build --product caresync
+bin="$(swift build --show-bin-path)/caresync"
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid"; wait "$server_pid" || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The walkthrough's patient, team and therapist; bob in another team (the therapist must not see him);
+# a watch and a phone for alice, a device whose source is markup, and an admin.
+export CARESYNC_DATABASE="$work/caresync.sqlite"
+export CARESYNC_LOG_LEVEL=info
+"$bin" patient create alice --time-zone America/Los_Angeles >/dev/null
+"$bin" patient create bob --time-zone Europe/Berlin >/dev/null
+"$bin" care-team create physio >/dev/null
+"$bin" care-team create cardio >/dev/null
+"$bin" care-team add-patient physio alice >/dev/null
+"$bin" care-team add-patient cardio bob >/dev/null
+token() { "$bin" token create "$@" 2>/dev/null; }
+export THERAPIST_TOKEN="$(token --role therapist --care-team physio --source org.example.therapist)"
+export WATCH_TOKEN="$(token --role device --patient alice --source org.example.watch)"
+export PHONE_TOKEN="$(token --role device --patient alice --source org.example.phone)"
+export MARKUP_TOKEN="$(token --role device --patient alice --source '<img/src/onerror=alert(1)>')"
+export ADMIN_TOKEN="$(token --role admin)"
+
+"$bin" serve --port 0 >"$work/stdout" 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 100); do
+  grep -q '^listening on ' "$work/stdout" 2>/dev/null && break
+  sleep 0.1
+done
+export CARESYNC_URL="$(sed -n 's/^listening on //p' "$work/stdout")"
+[ -n "$CARESYNC_URL" ] || { echo "server did not start"; cat "$work/server.log"; exit 1; }
+echo "server at $CARESYNC_URL"
+
+export SERVER_LOG="$work/server.log"
+export SCREENSHOTS="${SCREENSHOTS:-$work/screenshots}"
+status=0
+"$venv/bin/python" scripts/browser/test_webapp.py || status=1
+
+kill -TERM "$server_pid"
+wait "$server_pid" || { echo "serve did not exit 0 on SIGTERM"; status=1; }
+server_pid=""
+exit $status
