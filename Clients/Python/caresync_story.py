@@ -173,7 +173,9 @@ class Story:
 
     def catalogue_and_whoami(self):
         catalogue = list_types.sync(client=self.device).types
-        expect([t.identifier for t in catalogue] == list(SampleType), f"{len(catalogue)} types in the catalogue")
+        identifiers = [t.identifier.value for t in catalogue]
+        expect(len(identifiers) == len(set(identifiers)) and set(identifiers) == {t.value for t in SampleType},
+               f"{len(catalogue)} types in the catalogue, {len(SampleType)} in the document")
         steps = next(t for t in catalogue if t.identifier == SampleType.STEPCOUNT)
         sleep = next(t for t in catalogue if t.identifier == SampleType.SLEEPANALYSIS)
         expect(steps.kind == SampleKind.QUANTITY and steps.aggregation.value == "cumulative" and steps.canonical_unit == "count"
