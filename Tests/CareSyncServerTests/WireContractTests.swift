@@ -117,3 +117,26 @@ import Testing
         }
     }
 }
+
+/// Admin bodies with a field of the wrong JSON type are refused, not silently read as "absent".
+@Suite struct AdminInputTests {
+    @Test(arguments: [
+        ("/v1/patients", #"{"id": "carol", "timeZone": 5}"#, "timeZone"),
+        ("/v1/tokens", #"{"role": "device", "patient": "alice", "expiresInDays": "30"}"#, "expiresInDays"),
+        ("/v1/tokens", #"{"role": "device", "patient": 7}"#, "patient"),
+    ])
+    func aFieldOfTheWrongTypeIs422NamingIt(path: String, body: String, field: String) async throws {
+        try await TestServer.with { server in
+            let reply = try await server.send("POST", path, token: server.tokens.admin, body: Array(body.utf8),
+                                              headers: [("Content-Type", "application/json")])
+            #expect(reply.status == 422)
+            #expect(reply.code == "validationFailed")
+            #expect(reply.json["errors"]?.arrayValue?.contains { $0["field"]?.stringValue == field } == true, "\(reply.json)")
+            // Nothing was created.
+            let patients = try await server.send("GET", "/v1/patients", token: server.tokens.admin)
+            #expect(patients.json["patients"]?.arrayValue?.count == 2)
+            let tokens = try await server.send("GET", "/v1/tokens", token: server.tokens.admin)
+            #expect(tokens.json["tokens"]?.arrayValue?.count == 8)
+        }
+    }
+}

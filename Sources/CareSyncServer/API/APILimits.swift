@@ -12,7 +12,7 @@ public struct APILimits: Sendable, Hashable {
     public var maxWaitSeconds = 60
     /// How long an idempotent reply is kept.
     public var idempotencyRetention: TimeInterval = 24 * 3600
-    /// Most long polls parked at once; more is 503.
+    /// Most long polls parked at once; more is 429 with Retry-After.
     public var maxParkedPolls = 10_000
     /// The contract's defaults.
     /// Requests per second a token earns; 0 disables the per-token limit.

@@ -27,6 +27,9 @@ extension CareSyncAPI {
             let o = try self.jsonBody(request)
             guard let id = o["id"]?.stringValue else { throw APIError.invalidParameter("id", "a patient id string is required") }
             let zone = o["timeZone"]?.stringValue
+            if let given = o["timeZone"], given != .null, zone == nil {
+                throw APIError.invalidParameter("timeZone", "must be an IANA time zone name string")
+            }
             let admin = self.admin, now = self.clock()
             let record = try await self.blocking { try admin.createPatient(id: id, timeZone: zone, now: now) }
             return APIReply.json(Self.encode(record), status: 201)
@@ -102,6 +105,12 @@ extension CareSyncAPI {
                     problems.append(ValidationProblem(index: nil, field: field, message: "must be an array of strings")); return nil
                 }
                 return list
+            }
+            if let given = o["expiresInDays"], given != .null, given.numberValue == nil {
+                problems.append(ValidationProblem(index: nil, field: "expiresInDays", message: "must be a number of days"))
+            }
+            for field in ["patient", "source"] where o[field] != nil && o[field] != .null && o[field]?.stringValue == nil {
+                problems.append(ValidationProblem(index: nil, field: field, message: "must be a string"))
             }
             let role = o["role"]?.stringValue.flatMap(Role.init(rawValue:))
             if role == nil { problems.append(ValidationProblem(index: nil, field: "role", message: "must be device, therapist or admin")) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CareSyncTestSupport
 @testable import CareSyncServer
 
 /// SIGTERM while a request is in flight: the response still arrives, then `serve` exits 0.
@@ -38,7 +39,11 @@ import Testing
         let poll = Task {
             try await client.send(method: "GET", path: "/v1/patients/P1/changes?wait=30&anchor=\(anchor)", headers: auth, body: [])
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Parked: the server's own gauge says so.
+        try await Eventually.until {
+            let metrics = try SocketHTTPClient(port: server.port).sendBlocking(method: "GET", path: "/metrics", headers: [], body: [])
+            return String(decoding: metrics.body, as: UTF8.self).contains("caresync_feed_parked_long_polls 1")
+        }
         kill(serve.processIdentifier, SIGTERM)
         let reply = try await poll.value
         #expect(reply.status == 200, "in-flight request must be answered")
