@@ -24,9 +24,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Any warning of the build (the generator's included: the plugin runs whenever the document changed) fails the check.
+# Any warning of the build (the generator's included: the plugin runs whenever the document changed) fails the
+# check: a diagnostic `warning: …`, or openapi-python-client's `Warning(s) encountered` / `WARNING parsing …`
+# (not a file name such as OpenAPIWarning.swift).
 fail_on_warnings() {
-  if grep -i 'warning' "$1"; then echo "ci-clients: $2 printed a warning (above)"; exit 1; fi
+  if grep -iE '\bwarning(\(s\))?[: ]' "$1"; then echo "ci-clients: $2 printed a warning (above)"; exit 1; fi
 }
 
 swift build --product caresync
