@@ -40,10 +40,10 @@ extension CareSyncAPI {
 
     /// When a `wait=N` poll answers at the latest: early enough before N seconds after the request arrived
     /// that the answer leaves before a client's N-second timer fires, even on a busy machine
-    /// (0.25 s + 2.5 % of N early, at most 1 s); nil for no wait.
+    /// (0.5 s + 5 % of N early, at most 2 s); nil for no wait.
     static func longPollDeadline(received: ContinuousClock.Instant, wait: Int) -> ContinuousClock.Instant? {
         guard wait > 0 else { return nil }
-        return received + .seconds(wait) - .milliseconds(min(1_000, 250 + 25 * wait))
+        return received + .seconds(wait) - .milliseconds(min(2_000, 500 + 50 * wait))
     }
 
     /// Reads a page; when it is empty and a deadline is given, parks until a commit for the patient or the deadline.
