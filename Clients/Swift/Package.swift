@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// CareSyncClient: the device agent's and therapist client's side of CareSync, Foundation only,
+// so an iOS or macOS app adds it without building the server. Its tests run against a live server
+// (`caresync serve`, found through CARESYNC_BIN).
+let package = Package(
+    name: "CareSyncClient",
+    platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16)],
+    products: [
+        .library(name: "CareSyncClient", targets: ["CareSyncClient"]),
+    ],
+    targets: [
+        .target(name: "CareSyncClient"),
+        .testTarget(name: "CareSyncClientTests", dependencies: ["CareSyncClient"]),
+    ]
+)
