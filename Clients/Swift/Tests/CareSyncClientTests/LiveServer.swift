@@ -6,14 +6,15 @@ import FoundationNetworking
 
 /// A `caresync serve --port 0` process on a temporary database, with patient `alice` in care team
 /// `physio`, a device token (source `org.example.phone`) and a therapist token (`org.example.therapist`).
-/// The binary is `$CARESYNC_BIN`, else the repository's `.build/debug/caresync`.
+/// The binary is `$CARESYNC_BIN`, else the repository's `.build/debug/caresync`; the migrations are
+/// `$CARESYNC_MIGRATIONS_DIRECTORY`, else the repository's `migrations/`.
 final class LiveServer: @unchecked Sendable {
     /// The temporary directory holding the database and the server's output.
     let directory: URL
     /// The device token's secret.
-    let deviceToken: String
+    private(set) var deviceToken: String
     /// The therapist token's secret.
-    let therapistToken: String
+    private(set) var therapistToken: String
     /// Extra environment for `serve` (rate limits …).
     let environment: [String: String]
     private(set) var url: URL
@@ -22,12 +23,20 @@ final class LiveServer: @unchecked Sendable {
     /// The database file.
     var database: URL { directory.appendingPathComponent("caresync.sqlite") }
 
+    /// The repository root: Clients/Swift/Tests/CareSyncClientTests/LiveServer.swift, five levels up.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["CARESYNC_BIN"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        // Tests/CareSyncClientTests/LiveServer.swift → the repository root, four levels up from Clients/Swift/….
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/caresync")
+        return repository.appendingPathComponent(".build/debug/caresync")
+    }
+
+    /// The environment every `caresync` run gets: this database, its migrations, quiet logs.
+    var baseEnvironment: [String: String] {
+        let migrations = ProcessInfo.processInfo.environment["CARESYNC_MIGRATIONS_DIRECTORY"]
+            ?? Self.repository.appendingPathComponent("migrations").path
+        return ["CARESYNC_DATABASE": database.path, "CARESYNC_MIGRATIONS_DIRECTORY": migrations, "CARESYNC_LOG_LEVEL": "warning"]
     }
 
     /// Creates the database and tokens, then starts the server.
@@ -36,7 +45,9 @@ final class LiveServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.environment = environment
         url = URL(string: "http://127.0.0.1:1")!
-        let env = ["CARESYNC_DATABASE": directory.appendingPathComponent("caresync.sqlite").path, "CARESYNC_LOG_LEVEL": "warning"]
+        deviceToken = ""
+        therapistToken = ""
+        let env = baseEnvironment
         _ = try Self.run(["patient", "create", "alice", "--time-zone", "America/Los_Angeles"], env)
         _ = try Self.run(["care-team", "create", "physio"], env)
         _ = try Self.run(["care-team", "add-patient", "physio", "alice"], env)
@@ -67,7 +78,7 @@ final class LiveServer: @unchecked Sendable {
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", "0"]
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["CARESYNC_DATABASE": database.path, "CARESYNC_LOG_LEVEL": "warning"].merging(environment) { $1 }) { $1 }
+            baseEnvironment.merging(environment) { $1 }) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = FileHandle.nullDevice
         try process.run()
