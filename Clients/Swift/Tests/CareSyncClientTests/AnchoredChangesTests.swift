@@ -36,7 +36,7 @@ import Testing
             first = false
             replica.apply(event)
         }
-        #expect(redelivered.map(\.uuid) == page2.map(\.uuid))
+        #expect(redelivered.map(\.uuid).elementsEqual(page2.map(\.uuid)), "page 2 was not re-delivered")
         #expect(replica.samples.count == 1200)
         #expect(replica.deliveries.values.filter { $0 == 2 }.count == page2.count)
         #expect(try await Story.serverSamples(device) == replica.samples)
