@@ -32,6 +32,11 @@ final class LiveServer: @unchecked Sendable {
         return repository.appendingPathComponent(".build/debug/caresync")
     }
 
+    /// This process's environment without `CARESYNC_*` (caresync refuses keys it does not know, such as CARESYNC_BIN).
+    static var inherited: [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CARESYNC_") }
+    }
+
     /// The environment every `caresync` run gets: this database, its migrations, quiet logs.
     var baseEnvironment: [String: String] {
         let migrations = ProcessInfo.processInfo.environment["CARESYNC_MIGRATIONS_DIRECTORY"]
@@ -77,8 +82,7 @@ final class LiveServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", "0"]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            baseEnvironment.merging(environment) { $1 }) { $1 }
+        process.environment = Self.inherited.merging(baseEnvironment.merging(environment) { $1 }) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -110,15 +114,19 @@ final class LiveServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = inherited.merging(environment) { $1 }
         let pipe = Pipe()
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-cli-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ServerError("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            let stderr = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
+            throw ServerError("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(stderr)")
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
