@@ -9,9 +9,12 @@ let package = Package(
     platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16)],
     products: [
         .library(name: "CareSyncClient", targets: ["CareSyncClient"]),
+        .executable(name: "caresync-agent", targets: ["caresync-agent"]),
     ],
     targets: [
         .target(name: "CareSyncClient"),
-        .testTarget(name: "CareSyncClientTests", dependencies: ["CareSyncClient"]),
+        .target(name: "HealthExport", dependencies: ["CareSyncClient"]),
+        .executableTarget(name: "caresync-agent", dependencies: ["CareSyncClient", "HealthExport"]),
+        .testTarget(name: "CareSyncClientTests", dependencies: ["CareSyncClient", "HealthExport"]),
     ]
 )
