@@ -84,6 +84,17 @@ import Testing
         #expect(try await Story.serverSamples(device).count == 133)
     }
 
+    @Test func recordsTheServerRefusesAreCountedAndTheRestOfTheirBatchIsStored() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        let bad = #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Bad" unit="kg" startDate="2020-06-16 10:00:00 -0700" endDate="2020-06-16 11:00:00 -0700" value="5"/>"#
+        let xml = Self.export(steps: 10).replacingOccurrences(of: "</HealthData>", with: bad + "\n</HealthData>")
+        let summary = try await HealthImporter(client: device, patient: "alice").run(file: try Self.write(xml), stateFile: nil)
+        #expect(summary.rejected.values.reduce(0, +) == 1 && summary.rejected.keys.first?.hasPrefix("unit:") == true)
+        #expect(summary.inserted == 13)
+        #expect(try await Story.serverSamples(device).count == 13)
+    }
+
     @Test func anInterruptedImportResumesPastWhatItPushed() async throws {
         let server = try LiveServer()
         let device = server.device()
