@@ -13,8 +13,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "CareSyncClient"),
+        // caresync-agent's parts; the library above stays Foundation only.
         .target(name: "HealthExport", dependencies: ["CareSyncClient"]),
-        .executableTarget(name: "caresync-agent", dependencies: ["CareSyncClient", "HealthExport"]),
-        .testTarget(name: "CareSyncClientTests", dependencies: ["CareSyncClient", "HealthExport"]),
+        .systemLibrary(name: "CAgentSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Mirror", dependencies: ["CareSyncClient", "CAgentSQLite"]),
+        .executableTarget(name: "caresync-agent", dependencies: ["CareSyncClient", "HealthExport", "Mirror"]),
+        .testTarget(name: "CareSyncClientTests", dependencies: ["CareSyncClient", "HealthExport", "Mirror"]),
     ]
 )
