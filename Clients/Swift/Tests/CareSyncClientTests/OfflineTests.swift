@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CareSyncClient
 
-/// Parts that need no server: instants, encoding, backoff, the report builder.
+/// Parts that need no server: instants, encoding, backoff, the anchor file, the report builder.
 @Suite struct OfflineTests {
     @Test(arguments: [
         ("2020-06-18T17:00:00.000Z", "2020-06-18T17:00:00.000Z"),
@@ -47,6 +47,20 @@ import Testing
         }
         #expect(RetryPolicy.isRetryable(status: 503) && RetryPolicy.isRetryable(status: 429))
         #expect(!RetryPolicy.isRetryable(status: 422) && !RetryPolicy.isRetryable(status: 404) && !RetryPolicy.isRetryable(status: 409))
+    }
+
+    @Test func theFileAnchorStoreReplacesItsFileWhole() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-anchorstore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = FileAnchorStore(url: dir.appendingPathComponent("anchor"))
+        #expect(try await store.load() == nil)
+        try await store.save("AQAAAAAA+/=")
+        try await store.save("AQAAAAAB")
+        #expect(try await FileAnchorStore(url: store.url).load() == "AQAAAAAB")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["anchor"], "a temporary file was left behind")
+        try await store.save(nil)
+        #expect(try await store.load() == nil)
     }
 
     @Test func theBuilderBumpsTheVersionOnlyWhenContentChanged() throws {
