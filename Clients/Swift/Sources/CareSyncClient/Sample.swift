@@ -1,0 +1,109 @@
+import Foundation
+
+/// A sample as the server sends it (feeds, reports, write answers).
+public struct Sample: Codable, Sendable, Hashable {
+    /// The server's identifier of this stored sample.
+    public var uuid: UUID
+    /// The type, a HealthKit identifier without its prefix (`stepCount`).
+    public var type: String
+    /// The value, in `unit`.
+    public var value: Double
+    /// The unit; nil for category types.
+    public var unit: String?
+    /// When the sample starts.
+    public var start: Date
+    /// When the sample ends.
+    public var end: Date
+    /// The writer's sync identifier, if any.
+    public var syncIdentifier: String?
+    /// The version paired with `syncIdentifier`.
+    public var syncVersion: Int?
+    /// The writing token's source.
+    public var source: String
+    /// Metadata; empty when none.
+    public var metadata: [String: MetadataValue]
+
+    /// A sample from its fields.
+    public init(uuid: UUID, type: String, value: Double, unit: String?, start: Date, end: Date,
+                syncIdentifier: String? = nil, syncVersion: Int? = nil, source: String,
+                metadata: [String: MetadataValue] = [:]) {
+        self.uuid = uuid
+        self.type = type
+        self.value = value
+        self.unit = unit
+        self.start = start
+        self.end = end
+        self.syncIdentifier = syncIdentifier
+        self.syncVersion = syncVersion
+        self.source = source
+        self.metadata = metadata
+    }
+}
+
+/// A sample to write (`POST …/samples`); the server assigns what is left nil.
+public struct SampleDraft: Codable, Sendable, Hashable {
+    /// A client uuid no other sample ever had, or nil to let the server assign one.
+    public var uuid: UUID?
+    /// The type (`stepCount`).
+    public var type: String
+    /// The value, finite.
+    public var value: Double
+    /// The unit, compatible with the type; nil for `sleepAnalysis`.
+    public var unit: String?
+    /// When the sample starts.
+    public var start: Date
+    /// When the sample ends, not before `start`.
+    public var end: Date
+    /// A sync identifier, unique per (patient, source) among live samples.
+    public var syncIdentifier: String?
+    /// Required with `syncIdentifier`; a higher version replaces the stored one.
+    public var syncVersion: Int?
+    /// Metadata (at most 64 keys, 4 KiB).
+    public var metadata: [String: MetadataValue]?
+
+    /// A draft from its fields.
+    public init(uuid: UUID? = nil, type: String, value: Double, unit: String?, start: Date, end: Date,
+                syncIdentifier: String? = nil, syncVersion: Int? = nil, metadata: [String: MetadataValue]? = nil) {
+        self.uuid = uuid
+        self.type = type
+        self.value = value
+        self.unit = unit
+        self.start = start
+        self.end = end
+        self.syncIdentifier = syncIdentifier
+        self.syncVersion = syncVersion
+        self.metadata = metadata
+    }
+}
+
+/// A deleted object (tombstone) in the feed, the server side of `HKDeletedObject`.
+public struct DeletedObject: Codable, Sendable, Hashable {
+    /// The deleted sample's uuid.
+    public var uuid: UUID
+    /// The deleted sample's type.
+    public var type: String
+    /// The deleted sample's start.
+    public var start: Date
+    /// The deleted sample's end.
+    public var end: Date
+    /// The deleted sample's source.
+    public var source: String
+    /// The deleted sample's sync identifier.
+    public var syncIdentifier: String?
+    /// The deleted sample's sync version.
+    public var syncVersion: Int?
+    /// The server's clock at the deletion.
+    public var deletedAt: Date
+}
+
+/// One page of the anchored change feed.
+public struct ChangePage: Codable, Sendable, Hashable {
+    /// Samples added since the anchor sent.
+    public var samples: [Sample]
+    /// Samples deleted since the anchor sent.
+    public var deletedObjects: [DeletedObject]
+    /// Where to read on from; store it once the page is applied.
+    public var anchor: String
+    /// More changes follow now.
+    public var hasMore: Bool
+}

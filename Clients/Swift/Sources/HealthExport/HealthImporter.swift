@@ -1,0 +1,212 @@
+import Foundation
+import CareSyncClient
+
+/// Imports an Apple Health `export.xml` into a patient's samples, streaming: the parser runs on its
+/// own thread and waits while a batch is pushed, so memory stays constant whatever the file's size.
+///
+/// Resumable: after each pushed batch the number of records done is written to `stateFile`; a later
+/// run skips that many records. Re-sending is harmless anyway (every sample has a sync identifier).
+public struct HealthImporter: Sendable {
+    /// What an import did.
+    public struct Summary: Sendable, Hashable, CustomStringConvertible {
+        /// `<Record>` elements read (skipped ones of a resumed run included).
+        public var records = 0
+        /// Records skipped because an earlier run pushed them.
+        public var resumedPast = 0
+        /// Samples sent.
+        public var sent = 0
+        public var inserted = 0
+        public var replaced = 0
+        public var ignored = 0
+        /// Samples the server refused (422), by message.
+        public var rejected: [String: Int] = [:]
+        /// Records of types CareSync does not know, by HealthKit identifier.
+        public var unknownTypes: [String: Int] = [:]
+        /// Records that could not be read.
+        public var unreadable: [String: Int] = [:]
+        /// Other top-level elements (`Workout`, `ActivitySummary` …), by name.
+        public var skippedElements: [String: Int] = [:]
+
+        public var description: String {
+            var lines = ["records: \(records)" + (resumedPast > 0 ? " (\(resumedPast) done by an earlier run)" : ""),
+                         "sent: \(sent) — inserted \(inserted), replaced \(replaced), ignored \(ignored)"]
+            func list(_ title: String, _ counts: [String: Int]) {
+                guard !counts.isEmpty else { return }
+                lines.append("\(title): \(counts.values.reduce(0, +))")
+                for (key, count) in counts.sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }).prefix(20) {
+                    lines.append("  \(key): \(count)")
+                }
+            }
+            list("unknown types (not sent)", unknownTypes)
+            list("unreadable records (not sent)", unreadable)
+            list("refused by the server", rejected)
+            list("other elements (not imported)", skippedElements)
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    let client: CareSyncClient
+    let patient: String
+    let batchSize: Int
+
+    /// An importer pushing to `patient` through `client`, `batchSize` samples per request.
+    public init(client: CareSyncClient, patient: String, batchSize: Int = CareSyncClient.maxBatchSize) {
+        self.client = client
+        self.patient = patient
+        self.batchSize = batchSize
+    }
+
+    /// Imports `file`; `progress` is called after each batch with the summary so far.
+    public func run(file: URL, stateFile: URL?, progress: @escaping @Sendable (Summary) -> Void = { _ in }) async throws -> Summary {
+        let mapper = RecordMapper(types: try await client.types())
+        let done = stateFile.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        let channel = BatchChannel()
+        let parsing = Thread { Self.parse(file: file, mapper: mapper, skip: done, batchSize: batchSize, channel: channel) }
+        parsing.stackSize = 1 << 20
+        parsing.start()
+
+        defer { channel.cancel() }
+        var summary = Summary()
+        while let batch = await channel.next() {
+            defer { channel.release() }
+            summary.records = batch.records
+            summary.resumedPast = min(done, batch.records)
+            summary.unknownTypes = batch.unknownTypes
+            summary.unreadable = batch.unreadable
+            summary.skippedElements = batch.skippedElements
+            if let error = batch.error { throw error }
+            try await push(batch.samples, into: &summary)
+            if let stateFile, batch.records > done { try Data(String(batch.records).utf8).write(to: stateFile, options: .atomic) }
+            progress(summary)
+        }
+        if let stateFile { try? FileManager.default.removeItem(at: stateFile) }
+        return summary
+    }
+
+    /// Pushes `samples`; a 422 drops the samples it names (counted as refused) and sends the rest again.
+    private func push(_ samples: [SampleDraft], into summary: inout Summary) async throws {
+        var pending = samples
+        while !pending.isEmpty {
+            do {
+                let result = try await client.push(patient: patient, samples: pending, batchSize: batchSize)
+                summary.sent += pending.count
+                summary.inserted += result.count(.inserted)
+                summary.replaced += result.count(.replaced)
+                summary.ignored += result.count(.ignored)
+                return
+            } catch let problem as Problem where problem.code == "validationFailed" || problem.code == "forbidden" {
+                let bad = Set(problem.errors.compactMap(\.index))
+                guard !bad.isEmpty else { throw problem }
+                for error in problem.errors where error.index != nil {
+                    summary.rejected["\(error.field ?? ""): \(error.message)", default: 0] += 1
+                }
+                pending = pending.enumerated().filter { !bad.contains($0.offset) }.map(\.element)
+            }
+        }
+    }
+
+    /// The parser thread's body: maps records into batches and hands each to `channel`, waiting while it is pushed.
+    private static func parse(file: URL, mapper: RecordMapper, skip: Int, batchSize: Int, channel: BatchChannel) {
+        var batch = Batch()
+        var records = 0
+        let parser = HealthExportParser { record in
+            records += 1
+            guard records > skip else { return true }
+            switch mapper.sample(record) {
+            case .success(let sample): batch.samples.append(sample)
+            case .failure(.unknownType(let type)): batch.unknownTypes[type, default: 0] += 1
+            case .failure(.unreadable(let what)): batch.unreadable[what, default: 0] += 1
+            }
+            if batch.samples.count >= batchSize {
+                batch.records = records
+                let carried = batch
+                batch = Batch(unknownTypes: carried.unknownTypes, unreadable: carried.unreadable)
+                return channel.put(carried)
+            }
+            return true
+        }
+        do {
+            try parser.parse(contentsOf: file)
+        } catch {
+            batch.error = error
+        }
+        batch.records = records
+        batch.skippedElements = parser.skipped
+        _ = channel.put(batch)
+        channel.finish()
+    }
+}
+
+/// A batch handed from the parser thread to the pusher, with the counts so far.
+struct Batch: @unchecked Sendable {
+    var samples: [SampleDraft] = []
+    var records = 0
+    var unknownTypes: [String: Int] = [:]
+    var unreadable: [String: Int] = [:]
+    var skippedElements: [String: Int] = [:]
+    var error: (any Error)?
+}
+
+/// A one-slot handoff: `put` blocks the parser thread until the pusher has taken and released the batch.
+final class BatchChannel: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var slot: Batch?
+    private var busy = false
+    private var finished = false
+    private var cancelled = false
+
+    /// Hands over `batch` and waits until it has been pushed; false when the pusher stopped.
+    func put(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while slot != nil || busy { if cancelled { return false }; condition.wait() }
+        if cancelled { return false }
+        slot = batch
+        condition.broadcast()
+        while slot != nil || busy { if cancelled { return false }; condition.wait() }
+        return !cancelled
+    }
+
+    /// Marks the end of the batches.
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch, or nil at the end (blocks the calling thread while the parser works).
+    func take() -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while slot == nil && !finished { condition.wait() }
+        guard let batch = slot else { return nil }
+        slot = nil
+        busy = true
+        return batch
+    }
+
+    /// The batch taken last is done.
+    func release() {
+        condition.lock()
+        busy = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the parser thread at its next handoff (the pusher failed).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch, waited for off the cooperative threads.
+    func next() async -> Batch? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.take()) }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import CareSyncClient
+@testable import Mirror
+
+/// `caresync-agent mirror`: a SQLite replica of a patient's feed, each page with its anchor in one transaction.
+@Suite struct MirrorTests {
+    /// The agent binary: `$CARESYNC_AGENT_BIN`, else this package's `.build/debug/caresync-agent`.
+    static var agent: URL {
+        if let path = ProcessInfo.processInfo.environment["CARESYNC_AGENT_BIN"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return LiveServer.repository.appendingPathComponent("Clients/Swift/.build/debug/caresync-agent")
+    }
+
+    static func replicaPath() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-replica-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("replica.sqlite").path
+    }
+
+    @Test func theReplicaFollowsInsertsReplacementsAndDeletions() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        _ = try await device.push(patient: "alice", samples: Story.steps(300))
+        let replica = try SQLiteReplica(path: try Self.replicaPath(), patient: "alice")
+        try await replica.mirror(from: device, limit: 100)
+        #expect(try replica.samples() == (try await Story.serverSamples(device)))
+
+        _ = try await device.delete(patient: "alice", syncIdentifiers: (0..<50).map { "steps-\($0)" })
+        _ = try await device.push(patient: "alice", samples: Story.steps(10, version: 2))   // steps-0…9 again: deleted keys are free
+        _ = try await device.push(patient: "alice", samples: Array(Story.steps(60, version: 3)[50..<60]))   // steps-50…59 replaced
+        try await replica.mirror(from: device, limit: 100)
+        let server2 = try await Story.serverSamples(device)
+        #expect(server2.count == 260)
+        #expect(try replica.samples() == server2)
+    }
+
+    @Test func aKilledAgentResumesWithoutLossOrDuplicate() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        _ = try await device.push(patient: "alice", samples: Story.steps(5_000))
+        let path = try Self.replicaPath()
+
+        let process = Process()
+        process.executableURL = Self.agent
+        process.arguments = ["mirror", "--patient", "alice", "--into", path, "--watch", "--page-size", "20", "--quiet"]
+        process.environment = LiveServer.inherited.merging(["CARESYNC_URL": server.url.absoluteString, "CARESYNC_TOKEN": server.deviceToken]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = try SQLiteReplica(path: path, patient: "alice")
+        var seen = 0
+        for _ in 0..<1_000 {
+            seen = (try? reader.samples().count) ?? 0
+            if seen > 0 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let atKill = try reader.samples().count
+        #expect(atKill > 0 && atKill % 20 == 0, "the replica should stop at a page boundary (\(atKill))")
+        #expect(atKill < 5_000, "the kill came after the whole feed was applied")
+
+        try await reader.mirror(from: device, limit: 500)
+        let held = try reader.samples()
+        #expect(held.count == 5_000)
+        #expect(held == (try await Story.serverSamples(device)))
+    }
+
+    @Test func aReplicaOfAnotherPatientIsRefused() throws {
+        let path = try Self.replicaPath()
+        _ = try SQLiteReplica(path: path, patient: "alice")
+        #expect(throws: SQLiteError.self) { try SQLiteReplica(path: path, patient: "bob") }
+    }
+}

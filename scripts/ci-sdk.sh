@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# CareSyncClient check: builds the caresync server, then runs the client package's tests
+# (Clients/Swift, Foundation only) against live servers started from that binary on temporary
+# databases. Self-contained and non-interactive; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+
+swift build --product caresync
+export CARESYNC_BIN="$(swift build --show-bin-path)/caresync"
+
+cd "$repo/Clients/Swift"
+swift build --build-tests
+swift test --skip-build
