@@ -150,3 +150,24 @@ import Testing
         #expect(APIError.invalidAnchor.httpError.title == "Invalid anchor")
     }
 }
+
+/// List parameters as `explode: false` clients send them (`a,b`) and as exploding clients do (`a&…=b`).
+@Suite struct ListParameterTests {
+    @Test func aRepeatedListParameterCountsEveryItem() async throws {
+        try await TestServer.with { server in
+            let t = server.tokens
+            let heart: JSONValue = ["type": "heartRate", "value": 70, "unit": "count/min",
+                                    "start": "2020-06-18T09:00:00Z", "end": "2020-06-18T09:00:00Z"]
+            #expect(try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
+                                          json: ["samples": [Fixtures.steps(5), heart]]).status == 200)
+            for query in ["types=stepCount,heartRate", "types=stepCount&types=heartRate"] {
+                let page = try await server.send("GET", "/v1/patients/alice/changes?\(query)", token: t.aliceDevice)
+                #expect(page.json["samples"]?.arrayValue?.count == 2, "\(query)")
+            }
+            let stats = try await server.send("GET", "/v1/patients/alice/statistics?type=stepCount&start=2020-06-18T00:00:00Z"
+                + "&end=2020-06-19T00:00:00Z&interval=day&options=cumulativeSum&options=separateBySource", token: t.aliceDevice)
+            #expect(stats.status == 200)
+            #expect(stats.json["buckets"]?[0]?["sources"]?.arrayValue?.count == 1, "\(stats.json)")
+        }
+    }
+}

@@ -55,7 +55,7 @@ public enum RFC3339 {
         let (seconds, millis) = (ms.floorDiv(1000), ms.floorMod(1000))
         let day = CalendarDay(daysSince1970: Int(seconds.floorDiv(86_400)))
         let inDay = Int(seconds.floorMod(86_400))
-        var text = day.description + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
+        let text = day.description + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
         return text + "." + pad(Int(millis), 3) + "Z"
     }
 

@@ -31,6 +31,12 @@ public struct APIRequest: Sendable {
     }
     /// The first value of a query item, or nil.
     public func query(_ name: String) -> String? { query.first { $0.name == name }?.value }
+    /// A list parameter: its comma-separated items, from one occurrence (`types=a,b`) or several (`types=a&types=b`,
+    /// as clients that ignore `explode: false` send it), joined with commas; nil when absent.
+    public func queryList(_ name: String) -> String? {
+        let values = query.filter { $0.name == name }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ",")
+    }
     /// A path parameter; a missing one is a 404.
     public func parameter(_ name: String) throws(APIError) -> String {
         guard let v = parameters[name] else { throw APIError.notFound() }

@@ -9,7 +9,7 @@ extension CareSyncAPI {
             var query = ChangeQuery(patient: patient, limit: self.limits.defaultPageLimit)
             var problems: [ValidationProblem] = []
             func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
-            if let t = request.query("types"), !t.isEmpty { query.types = Self.parseTypes(t, field: "types", fail: fail) }
+            if let t = request.queryList("types"), !t.isEmpty { query.types = Self.parseTypes(t, field: "types", fail: fail) }
             if let l = request.query("limit") {
                 if let n = Int(l), (1...self.limits.maxPageLimit).contains(n) { query.limit = n }
                 else { fail("limit", "must be an integer from 1 to \(self.limits.maxPageLimit)") }

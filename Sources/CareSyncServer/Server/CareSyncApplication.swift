@@ -53,7 +53,7 @@ public final class CareSyncApplication: Sendable {
             while !Task.isCancelled {
                 do {
                     let store = api.store, now = Date()
-                    try await api.executor.run { try store.purgeIdempotencyRecords(now: now) }
+                    _ = try await api.executor.run { try store.purgeIdempotencyRecords(now: now) }
                 } catch {
                     logger.error("idempotency.purge_failed", metadata: ["error": "\(type(of: error))"])
                 }
