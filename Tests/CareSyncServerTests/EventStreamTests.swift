@@ -143,7 +143,7 @@ import CareSyncTestSupport
         }) { server in
             let started = ContinuousClock.now
             let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: server.tokens.aliceDevice)
-            let events = try await stream.read { _ in false }
+            let events = try await stream.read { _ in ContinuousClock.now - started > .seconds(10) }  // bounded: fail, not hang
             let lasted = ContinuousClock.now - started
             #expect(stream.endedCleanly, "the stream should end with the last chunk, not a cut connection")
             #expect(lasted >= .milliseconds(900) && lasted < .seconds(5), "lasted \(lasted)")
@@ -174,7 +174,7 @@ import CareSyncTestSupport
                                                source: "org.example.phone.alice", now: t0.addingTimeInterval(86_400))
             let head = AnchorWire.encode(deleted.anchor)
 
-            let events = try await stream.read { $0.id == head }
+            let events = try await stream.read { $0.id == head || ContinuousClock.now - opened > .seconds(10) }
             let caughtUp = ContinuousClock.now
             #expect(events.last?.id == head, "the stream never handed out the advanced anchor")
             #expect(events.allSatisfy { $0.name != "changes" && $0.itemCount == 0 })
