@@ -207,6 +207,10 @@ import CareSyncTestSupport
             try await Eventually.until(deadline: .seconds(3)) { api.streams.open == 0 && api.notifier.waiterCount == 0 }
             let metrics = String(decoding: api.metrics.exposition(), as: UTF8.self)
             #expect(metrics.contains("caresync_feed_open_event_streams 0.0"))
+            // A HEAD gets the stream's head and no body: the stream is dropped unread and frees its place too.
+            let head = try await server.send("HEAD", Self.changes, token: server.tokens.aliceDevice, headers: [("Accept", "text/event-stream")])
+            #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream" && head.body.isEmpty)
+            try await Eventually.until(deadline: .seconds(3)) { api.streams.open == 0 }
         }
     }
 
