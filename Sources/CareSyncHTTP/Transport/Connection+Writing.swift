@@ -18,13 +18,16 @@ extension Connection {
         }
         write(prepared.bytes) { _ in }
         let logger = core.logger
-        Task {
+        // The pump is the connection's handler now: a client that goes away cancels it, which ends the stream.
+        handler = Task {
             var complete = true
             do {
                 for try await piece in stream where !piece.isEmpty {
                     guard await self.writeAsync(prepared.chunked ? ResponseEncoder.chunk(piece) : piece) else { return }
                 }
-                if prepared.chunked, !(await self.writeAsync(ResponseEncoder.lastChunk)) { return }
+                // A cancelled stream ended early: no last chunk, the connection closes.
+                if Task.isCancelled { complete = false }
+                if complete, prepared.chunked, !(await self.writeAsync(ResponseEncoder.lastChunk)) { return }
             } catch {
                 logger.error("response.stream.failed", metadata: ["error": .string(String(reflecting: error))])
                 complete = false

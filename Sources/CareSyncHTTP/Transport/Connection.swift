@@ -58,7 +58,8 @@ final class Connection: @unchecked Sendable {
     var pending: [UInt8] = []
     var pendingIndex = 0
     var onDrained: [(Bool) -> Void] = []
-    /// The task answering the current request; cancelled when the client goes away before the answer.
+    /// The task answering the current request, then the one pumping a streamed body; cancelled when the
+    /// client goes away before the answer (or during the stream).
     var handler: Task<Void, Never>?
 
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
@@ -145,8 +146,9 @@ final class Connection: @unchecked Sendable {
         case .filtering, .handling, .responding:
             closeAfterResponse = true
             suspendReading()
-            // Nobody will read the answer: a parked long poll frees its place now instead of at its deadline.
-            if phase == .handling { handler?.cancel() }
+            // Nobody will read the answer: a parked long poll (or an event stream between events) frees its
+            // place now instead of at its deadline.
+            if phase == .handling || phase == .responding { handler?.cancel() }
         case .closed:
             break
         }

@@ -14,6 +14,10 @@ public struct APILimits: Sendable, Hashable {
     public var idempotencyRetention: TimeInterval = 24 * 3600
     /// Most long polls parked at once; more is 429 with Retry-After.
     public var maxParkedPolls = 10_000
+    /// How often an idle event stream sends a keep-alive comment (or the moved anchor).
+    public var streamKeepAlive: Duration = .seconds(15)
+    /// How long an event stream lasts before it ends and the client resumes.
+    public var streamLifetime: Duration = .seconds(300)
     /// The contract's defaults.
     /// Requests per second a token earns; 0 disables the per-token limit.
     public var tokenRequestsPerSecond: Double = 50_000

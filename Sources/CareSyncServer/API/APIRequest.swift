@@ -51,10 +51,13 @@ public struct APIReply: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
+    /// A body sent piece by piece instead of `body` (an event stream), chunked.
+    public var stream: AsyncThrowingStream<[UInt8], any Error>?
 
     /// A reply from its parts.
-    public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.status = status; self.headers = headers; self.body = body
+    public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                stream: AsyncThrowingStream<[UInt8], any Error>? = nil) {
+        self.status = status; self.headers = headers; self.body = body; self.stream = stream
     }
 
     /// A JSON answer.

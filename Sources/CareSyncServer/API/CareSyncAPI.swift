@@ -20,6 +20,8 @@ public final class CareSyncAPI: Sendable {
     public let metrics: ServerMetrics
     /// Feed reads shared by long polls woken by the same commit.
     let sharedReads = SharedReads()
+    /// The open event streams.
+    let streams = EventStreams()
     /// Each token's request budget.
     let tokenBudget: RateLimiter
     /// Each client address's budget of failed authentications.
@@ -44,8 +46,9 @@ public final class CareSyncAPI: Sendable {
     /// Wakes long polls whenever the store commits a change of their patient.
     var notifier: ChangeNotifier { store.notifier }
 
-    /// Wakes parked long polls (shutdown).
+    /// Wakes parked long polls and ends event streams (shutdown).
     public func shutdown() {
+        streams.stop()
         notifier.wakeAll()
     }
 

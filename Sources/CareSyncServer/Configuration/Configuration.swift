@@ -33,6 +33,8 @@ public struct Configuration: Sendable, Equatable {
     public var idempotencyRetentionHours: Int = 24
     /// Request budgets per token and failed-authentication budgets per client address (429 past them).
     public var rateLimits = RateLimits()
+    /// Change-feed event streams: keep-alive interval and lifetime.
+    public var stream = StreamSettings()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).
@@ -68,6 +70,16 @@ public struct Configuration: Sendable, Equatable {
         /// Failed authentications a client address may spend at once.
         public var failedAuthBurst: Int = 100
         /// The default budgets.
+        public init() {}
+    }
+
+    /// Change-feed event streams (`Accept: text/event-stream`).
+    public struct StreamSettings: Sendable, Equatable {
+        /// How often an idle stream sends a keep-alive comment, or the moved anchor.
+        public var keepAlive: Duration = .seconds(15)
+        /// How long a stream lasts before it ends and the client resumes.
+        public var lifetime: Duration = .seconds(300)
+        /// The defaults.
         public init() {}
     }
 

@@ -62,6 +62,8 @@ extension ConfigurationKey {
         case .rateLimitTokenBurst: configuration.rateLimits.tokenBurst = try integer(1...10_000_000)
         case .rateLimitFailedAuthPerMinute: configuration.rateLimits.failedAuthPerMinute = try integer(0...10_000_000)
         case .rateLimitFailedAuthBurst: configuration.rateLimits.failedAuthBurst = try integer(1...10_000_000)
+        case .streamKeepAliveSeconds: configuration.stream.keepAlive = try seconds()
+        case .streamLifetimeSeconds: configuration.stream.lifetime = try seconds()
         case .logLevel: configuration.logLevel = try choice(Logger.Level.self)
         case .logFormat: configuration.logFormat = try choice(Configuration.LogFormat.self)
         }
@@ -101,6 +103,8 @@ extension ConfigurationKey {
         case .rateLimitTokenBurst: return String(configuration.rateLimits.tokenBurst)
         case .rateLimitFailedAuthPerMinute: return String(configuration.rateLimits.failedAuthPerMinute)
         case .rateLimitFailedAuthBurst: return String(configuration.rateLimits.failedAuthBurst)
+        case .streamKeepAliveSeconds: return seconds(configuration.stream.keepAlive)
+        case .streamLifetimeSeconds: return seconds(configuration.stream.lifetime)
         case .logLevel: return string(configuration.logLevel.rawValue)
         case .logFormat: return string(configuration.logFormat.rawValue)
         }

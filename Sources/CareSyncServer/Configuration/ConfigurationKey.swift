@@ -26,6 +26,8 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case rateLimitTokenBurst = "rateLimit.tokenBurst"
     case rateLimitFailedAuthPerMinute = "rateLimit.failedAuthPerMinute"
     case rateLimitFailedAuthBurst = "rateLimit.failedAuthBurst"
+    case streamKeepAliveSeconds = "stream.keepAliveSeconds"
+    case streamLifetimeSeconds = "stream.lifetimeSeconds"
     case logLevel = "log.level"
     case logFormat = "log.format"
 
@@ -98,6 +100,8 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .rateLimitTokenBurst: "Requests a token may send at once before its per-second budget applies."
         case .rateLimitFailedAuthPerMinute: "Failed authentications per minute each client address earns (429 past it); 0 disables."
         case .rateLimitFailedAuthBurst: "Failed authentications a client address may make at once."
+        case .streamKeepAliveSeconds: "Seconds between keep-alive comments (or moved anchors) of an idle change-feed event stream."
+        case .streamLifetimeSeconds: "Seconds a change-feed event stream lasts before it ends and the client resumes."
         case .logLevel: "Lowest log level: trace, debug, info, notice, warning, error or critical."
         case .logFormat: "Log format: text (development) or json (JSON lines, production)."
         }

@@ -2,40 +2,54 @@ import Foundation
 import CareSyncCore
 
 extension CareSyncAPI {
-    /// GET /v1/patients/{patientId}/changes: one page of the anchored feed, optionally long-polled.
+    /// GET /v1/patients/{patientId}/changes: one page of the anchored feed, optionally long-polled; with
+    /// `Accept: text/event-stream`, the same pages as server-sent events (`streamChanges`).
     func getChanges(_ request: APIRequest) async throws -> APIReply {
+        if Self.wantsEventStream(request) { return try await streamChanges(request) }
         let received = ContinuousClock.now
         return try await patientScoped(request, action: "changes.read") { principal, patient in
-            var query = ChangeQuery(patient: patient, limit: self.limits.defaultPageLimit)
-            var problems: [ValidationProblem] = []
-            func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
-            if let t = request.queryList("types"), !t.isEmpty { query.types = Self.parseTypes(t, field: "types", fail: fail) }
-            if let l = request.query("limit") {
-                if let n = Int(l), (1...self.limits.maxPageLimit).contains(n) { query.limit = n }
-                else { fail("limit", "must be an integer from 1 to \(self.limits.maxPageLimit)") }
-            }
-            var wait = 0
-            if let w = request.query("wait") {
-                if let n = Int(w), (0...self.limits.maxWaitSeconds).contains(n) { wait = n }
-                else { fail("wait", "must be an integer from 0 to \(self.limits.maxWaitSeconds) (seconds)") }
-            }
-            for (field, text) in [("from", request.query("from")), ("to", request.query("to"))] {
-                guard let text else { continue }
-                if let d = RFC3339.parse(text) { if field == "from" { query.from = d } else { query.to = d } }
-                else { fail(field, "must be an RFC 3339 date-time with an offset or Z") }
-            }
-            if let s = request.query("source") { if s.isEmpty { fail("source", "must not be empty") } else { query.source = s } }
-            var unit: HealthUnit?
-            if let u = request.query("unit") { do { unit = try HealthUnit.parse(u) } catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") } }
-            guard problems.isEmpty else { throw APIError.validation(problems) }
-            if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a) }
-
-            query.types = principal.readable(query.types)
-            let page = try await self.readChanges(query, until: Self.longPollDeadline(received: received, wait: wait))
+            var feed = try self.feedParameters(request, patient: patient)
+            feed.query.types = principal.readable(feed.query.types)
+            let page = try await self.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait))
             self.metrics.feedPageServed()
-            let reply = APIReply(status: 200, headers: [("Content-Type", "application/json")], body: FeedWriter.page(page, unit: unit))
+            let reply = APIReply(status: 200, headers: [("Content-Type", "application/json")], body: FeedWriter.page(page, unit: feed.unit))
             return (reply, page.samples.count + page.deletedObjects.count)
         }
+    }
+
+    /// The feed's query parameters, checked: `types`, `limit`, `wait`, `from`, `to`, `source`, `unit`, `anchor`.
+    struct FeedParameters: Sendable {
+        var query: ChangeQuery
+        var wait: Int
+        var unit: HealthUnit?
+    }
+
+    /// Reads and checks the feed's parameters (every problem at once, 422), then the anchor (400 when malformed).
+    func feedParameters(_ request: APIRequest, patient: String) throws -> FeedParameters {
+        var query = ChangeQuery(patient: patient, limit: limits.defaultPageLimit)
+        var problems: [ValidationProblem] = []
+        func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
+        if let t = request.queryList("types"), !t.isEmpty { query.types = Self.parseTypes(t, field: "types", fail: fail) }
+        if let l = request.query("limit") {
+            if let n = Int(l), (1...limits.maxPageLimit).contains(n) { query.limit = n }
+            else { fail("limit", "must be an integer from 1 to \(limits.maxPageLimit)") }
+        }
+        var wait = 0
+        if let w = request.query("wait") {
+            if let n = Int(w), (0...limits.maxWaitSeconds).contains(n) { wait = n }
+            else { fail("wait", "must be an integer from 0 to \(limits.maxWaitSeconds) (seconds)") }
+        }
+        for (field, text) in [("from", request.query("from")), ("to", request.query("to"))] {
+            guard let text else { continue }
+            if let d = RFC3339.parse(text) { if field == "from" { query.from = d } else { query.to = d } }
+            else { fail(field, "must be an RFC 3339 date-time with an offset or Z") }
+        }
+        if let s = request.query("source") { if s.isEmpty { fail("source", "must not be empty") } else { query.source = s } }
+        var unit: HealthUnit?
+        if let u = request.query("unit") { do { unit = try HealthUnit.parse(u) } catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") } }
+        guard problems.isEmpty else { throw APIError.validation(problems) }
+        if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a) }
+        return FeedParameters(query: query, wait: wait, unit: unit)
     }
 
     /// When a `wait=N` poll answers at the latest: early enough before N seconds after the request arrived
@@ -48,17 +62,12 @@ extension CareSyncAPI {
 
     /// Reads a page; when it is empty and a deadline is given, parks until a commit for the patient or the deadline.
     func readChanges(_ query: ChangeQuery, until deadline: ContinuousClock.Instant?) async throws -> ChangeSet {
-        let store = self.store
-        if let types = query.types, types.isEmpty {
-            // Nothing is readable: an empty page at the head, so the reader skips nothing it could see.
-            if let anchor = query.anchor { _ = try await blocking { try store.changes(ChangeQuery(patient: query.patient, anchor: anchor, limit: 1)) } }
-            let head = try await blocking { try store.currentAnchor() }
-            return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
-        }
+        // Nothing readable: an empty page at the head at once, never a wait.
+        if let types = query.types, types.isEmpty { return try await readPage(query, generation: 0) }
         var generation = notifier.generation(of: query.patient)
-        var page = try await sharedReads.read(query, generation: generation) { try await self.blocking { try store.changes(query) } }
+        var page = try await readPage(query, generation: generation)
         guard let deadline, page.samples.isEmpty, page.deletedObjects.isEmpty else { return page }
-        guard notifier.waiterCount < limits.maxParkedPolls else {
+        guard parkedCount < limits.maxParkedPolls else {
             throw APIError.tooManyRequests("Too many long polls are waiting; retry shortly.")
         }
         var next = query
@@ -66,16 +75,35 @@ extension CareSyncAPI {
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return page }
-            let remaining = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
             metrics.longPollParked()
-            let woke = await notifier.wait(for: query.patient, after: generation, timeout: remaining)
+            let woke = await notifier.wait(for: query.patient, after: generation, timeout: Self.seconds(left))
             metrics.longPollUnparked()
             generation = notifier.generation(of: query.patient)
-            let q = next
-            page = try await sharedReads.read(q, generation: generation) { try await self.blocking { try store.changes(q) } }
+            page = try await readPage(next, generation: generation)
             if !woke || !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
             next.anchor = page.anchor
         }
+    }
+
+    /// One page after `query.anchor`, read once for every request that observed the same `generation`.
+    /// With nothing readable (an empty `types`), an empty page at the head, so the reader skips nothing it
+    /// could see; its anchor is still checked (400, 410).
+    func readPage(_ query: ChangeQuery, generation: UInt64) async throws -> ChangeSet {
+        let store = self.store
+        if let types = query.types, types.isEmpty {
+            if let anchor = query.anchor { _ = try await blocking { try store.changes(ChangeQuery(patient: query.patient, anchor: anchor, limit: 1)) } }
+            let head = try await blocking { try store.currentAnchor() }
+            return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
+        }
+        return try await sharedReads.read(query, generation: generation) { try await self.blocking { try store.changes(query) } }
+    }
+
+    /// Requests waiting for a change now: parked long polls and open event streams (each counts, parked or not).
+    var parkedCount: Int { max(0, notifier.waiterCount - streams.parked + streams.open) }
+
+    /// A duration as seconds.
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     /// Parses a comma list of sample types; unknown names are problems.

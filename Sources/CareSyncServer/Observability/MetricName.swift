@@ -8,6 +8,8 @@ public enum MetricName {
     public static let openConnections = "caresync_http_open_connections"
     /// Gauge of change-feed requests held open by `wait=`.
     public static let parkedLongPolls = "caresync_feed_parked_long_polls"
+    /// Gauge of open change-feed event streams (`Accept: text/event-stream`).
+    public static let openEventStreams = "caresync_feed_open_event_streams"
     /// Histogram of write-transaction durations in seconds, labelled `operation`.
     public static let databaseWriteDuration = "caresync_db_write_duration_seconds"
     /// Counter of samples written, labelled `outcome` (inserted, replaced, ignored, deleted).

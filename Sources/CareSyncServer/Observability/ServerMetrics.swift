@@ -28,6 +28,7 @@ public final class ServerMetrics: Sendable {
     private let collectors = Mutex<[@Sendable (ServerMetrics) -> Void]>([])
     private let openConnections: Gauge
     private let parkedLongPolls: Gauge
+    private let openEventStreams: Gauge
     private let feedPages: Counter
     private let tombstonesPurged: Counter
 
@@ -37,6 +38,8 @@ public final class ServerMetrics: Sendable {
         openConnections = registry.makeGauge(descriptor: Self.describe(MetricName.openConnections, "Open client connections."))
         parkedLongPolls = registry.makeGauge(descriptor: Self.describe(
             MetricName.parkedLongPolls, "Change-feed requests waiting for a change (wait=)."))
+        openEventStreams = registry.makeGauge(descriptor: Self.describe(
+            MetricName.openEventStreams, "Change-feed event streams open (Accept: text/event-stream)."))
         feedPages = registry.makeCounter(descriptor: Self.describe(MetricName.feedPagesServed, "Change-feed pages answered."))
         tombstonesPurged = registry.makeCounter(descriptor: Self.describe(
             MetricName.tombstonesPurged, "Tombstones removed by the retention job."))
@@ -64,6 +67,10 @@ public final class ServerMetrics: Sendable {
     public func longPollParked() { parkedLongPolls.increment() }
     /// A waiting change-feed request was answered or gave up.
     public func longPollUnparked() { parkedLongPolls.decrement() }
+    /// A change-feed event stream opened.
+    public func eventStreamOpened() { openEventStreams.increment() }
+    /// A change-feed event stream ended.
+    public func eventStreamClosed() { openEventStreams.decrement() }
     /// A change-feed page was answered.
     public func feedPageServed() { feedPages.increment() }
     /// The retention job removed `count` tombstones.

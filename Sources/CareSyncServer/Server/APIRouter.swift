@@ -19,7 +19,7 @@ extension APIReply {
         }
         // API answers are per caller and change with every write: no cache may keep them.
         if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
-        return Response(status: Self.status(status), headers: fields, body: .bytes(body))
+        return Response(status: Self.status(status), headers: fields, body: stream.map { .stream($0) } ?? .bytes(body))
     }
 
     /// The status with its standard reason phrase.

@@ -109,6 +109,8 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.tokenBurst = Double(configuration.rateLimits.tokenBurst)
     limits.failedAuthPerSecond = Double(configuration.rateLimits.failedAuthPerMinute) / 60
     limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
+    limits.streamKeepAlive = configuration.stream.keepAlive
+    limits.streamLifetime = configuration.stream.lifetime
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
                           metrics: metrics)

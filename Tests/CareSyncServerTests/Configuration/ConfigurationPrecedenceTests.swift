@@ -43,7 +43,8 @@ import Testing
         (.maxConnections, "64", "64"), (.gzipThresholdBytes, "0", "0"), (.retentionTombstoneDays, "30", "30"),
         (.retentionIdempotencyHours, "48", "48"),
         (.rateLimitTokenRequestsPerSecond, "10", "10"), (.rateLimitTokenBurst, "20", "20"),
-        (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
+        (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"), 
+        (.streamKeepAliveSeconds, "0.5", "0.5"), (.streamLifetimeSeconds, "60", "60"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
     ]
 
     @Test func everyKeyHasAChangedValueInTheTable() {

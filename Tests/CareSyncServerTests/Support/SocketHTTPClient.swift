@@ -45,7 +45,7 @@ struct SocketHTTPClient: Sendable {
     }
 
     /// A blocking socket connected to the server.
-    private func connected() throws -> Int32 {
+    func connected() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: 90, tv_usec: 0)

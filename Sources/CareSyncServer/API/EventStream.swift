@@ -1,0 +1,103 @@
+import Synchronization
+import CareSyncCore
+
+/// One `text/event-stream` answer of the change feed (WHATWG server-sent events).
+///
+/// The connection pulls it one event at a time (`AsyncThrowingStream(unfolding:)`), so a slow reader
+/// holds back the reads instead of filling a buffer, and a client that goes away cancels the pull.
+/// Between pages it parks on the `ChangeNotifier` like a long poll: a continuation, no thread.
+///
+/// Events: `changes` carries a feed page with items; `anchor` carries an empty page whose anchor moved,
+/// sent only when the keep-alive interval is up (never early on a commit the caller may not see, so it
+/// tells nothing about hidden changes); a `: keep-alive` comment when nothing moved. Each event's `id` is
+/// its page's anchor. The stream ends after its lifetime, at shutdown, or when the client goes away.
+final class EventStream: Sendable {
+    private struct State: Sendable {
+        /// Where the next read starts.
+        var query: ChangeQuery
+        /// The last anchor handed to the client.
+        var sent: Anchor
+        /// The opening event, not yet pulled.
+        var opening: [UInt8]?
+        /// When the next keep-alive (comment or anchor event) is due.
+        var tick: ContinuousClock.Instant
+    }
+    private let state: Mutex<State>
+    private let api: CareSyncAPI
+    private let unit: HealthUnit?
+    private let keepAlive: Duration
+    private let end: ContinuousClock.Instant
+
+    /// A stream that opens with `first` (read from `query.anchor`) and goes on after its anchor.
+    init(api: CareSyncAPI, query: ChangeQuery, first: ChangeSet, unit: HealthUnit?) {
+        let now = ContinuousClock.now
+        let keepAlive = api.limits.streamKeepAlive
+        var next = query
+        next.anchor = first.anchor
+        self.api = api
+        self.unit = unit
+        self.keepAlive = keepAlive
+        end = now + api.limits.streamLifetime
+        state = Mutex(State(query: next, sent: first.anchor, opening: Self.event(for: first, unit: unit), tick: now + keepAlive))
+        api.streams.opened()
+        api.metrics.eventStreamOpened()
+    }
+
+    deinit {
+        api.streams.closed()
+        api.metrics.eventStreamClosed()
+    }
+
+    /// The body: events pulled one by one until the stream ends.
+    var body: AsyncThrowingStream<[UInt8], any Error> {
+        AsyncThrowingStream(unfolding: { try await self.next() })
+    }
+
+    /// The comment that keeps an idle connection alive.
+    static let keepAliveComment = Array(": keep-alive\n\n".utf8)
+
+    /// The event of a page: `changes` with items, else `anchor`. A JSON text never holds a raw line
+    /// break (the writer escapes control characters), so the page is one `data:` line.
+    static func event(for page: ChangeSet, unit: HealthUnit?) -> [UInt8] {
+        let name = page.samples.isEmpty && page.deletedObjects.isEmpty ? "anchor" : "changes"
+        var out = Array("id: \(AnchorWire.encode(page.anchor))\nevent: \(name)\ndata: ".utf8)
+        out += FeedWriter.page(page, unit: unit)
+        out += "\n\n".utf8
+        return out
+    }
+
+    /// The next event, or nil when the stream ends. Called by one consumer at a time.
+    private func next() async throws -> [UInt8]? {
+        var s = state.withLock { $0 }
+        if let opening = s.opening {
+            state.withLock { $0.opening = nil }
+            return opening
+        }
+        defer { state.withLock { $0 = s } }
+        let patient = s.query.patient
+        while true {
+            let now = ContinuousClock.now
+            guard !Task.isCancelled, !api.streams.isStopping, now < end else { return nil }
+            let generation = api.notifier.generation(of: patient)
+            let page = try await api.readPage(s.query, generation: generation)
+            s.query.anchor = page.anchor
+            if !page.samples.isEmpty || !page.deletedObjects.isEmpty {
+                s.sent = page.anchor
+                s.tick = now + keepAlive
+                api.metrics.feedPageServed()
+                return Self.event(for: page, unit: unit)
+            }
+            if now >= s.tick {
+                s.tick = now + keepAlive
+                guard page.anchor != s.sent else { return Self.keepAliveComment }
+                s.sent = page.anchor
+                return Self.event(for: page, unit: unit)
+            }
+            // Nothing visible: park until a commit for the patient, the next keep-alive or the end of life.
+            let left = now.duration(to: min(s.tick, end))
+            api.streams.parking(true)
+            _ = await api.notifier.wait(for: patient, after: generation, timeout: CareSyncAPI.seconds(left))
+            api.streams.parking(false)
+        }
+    }
+}
