@@ -171,3 +171,19 @@ import Testing
         }
     }
 }
+
+/// Which answer an `Accept` field gets from the feed: an event stream only when it prefers one.
+@Suite struct FeedNegotiationTests {
+    @Test(arguments: [
+        ("text/event-stream", true),
+        ("text/event-stream, application/json;q=0.5", true),
+        ("application/json, text/event-stream", false),  // what a generated client sends: both equally
+        ("text/event-stream;q=0.5, */*", false),
+        ("*/*", false),
+        ("application/json", false),
+    ])
+    func anEventStreamOnlyWhenTheClientPrefersOne(accept: String, streams: Bool) {
+        let request = APIRequest(method: "GET", path: "/v1/patients/alice/changes", headers: [(name: "Accept", value: accept)])
+        #expect(CareSyncAPI.wantsEventStream(request) == streams)
+    }
+}

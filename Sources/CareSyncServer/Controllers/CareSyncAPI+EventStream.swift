@@ -24,12 +24,21 @@ extension CareSyncAPI {
         }
     }
 
-    /// Whether the request's `Accept` names `text/event-stream`.
+    /// Whether the request's `Accept` prefers `text/event-stream` to JSON (EventSource sends only the former).
     static func wantsEventStream(_ request: APIRequest) -> Bool {
         guard let accept = request.header("Accept") else { return false }
-        return accept.split(separator: ",").contains { range in
-            let media = range.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
-            return media.caseInsensitiveCompare("text/event-stream") == .orderedSame
+        var stream = 0.0, json = 0.0
+        for range in accept.split(separator: ",") {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let media = parts.first else { continue }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            switch media {
+            case "text/event-stream": stream = max(stream, q)
+            case "application/json", "application/*", "*/*": json = max(json, q)
+            default: break
+            }
         }
+        // A client that takes both equally (a generated client lists every content type) gets JSON.
+        return stream > 0 && stream > json
     }
 }
