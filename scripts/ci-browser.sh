@@ -6,7 +6,7 @@
 #   SCREENSHOTS=docs/screenshots scripts/ci-browser.sh   # also refreshes the committed screenshots
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo="$(pwd)"
+source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
 missing=()
@@ -18,27 +18,12 @@ fi
 
 # 4.52.0 needs a certifi newer than the registry holds.
 SELENIUM_VERSION=4.51.0
-venv="${CI_BROWSER_VENV:-.build/ci-browser-venv}"
-case "$venv" in /*) ;; *) venv="$repo/$venv" ;; esac
-if ! "$venv/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM_VERSION')" 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q "selenium==$SELENIUM_VERSION"
-fi
-
-swift build --product caresync
-bin="$(swift build --show-bin-path)/caresync"
-
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid"; wait "$server_pid" || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==$SELENIUM_VERSION"
+ci_build
+ci_workdir
 
 # The walkthrough's patient, team and therapist; bob in another team (the therapist must not see him);
 # a watch and a phone for alice, a device whose source is markup, and an admin.
-export CARESYNC_DATABASE="$work/caresync.sqlite"
 export CARESYNC_LOG_LEVEL=info
 "$bin" patient create alice --time-zone America/Los_Angeles >/dev/null
 "$bin" patient create bob --time-zone Europe/Berlin >/dev/null
@@ -53,22 +38,12 @@ export PHONE_TOKEN="$(token --role device --patient alice --source org.example.p
 export MARKUP_TOKEN="$(token --role device --patient alice --source '<img/src/onerror=alert(1)>')"
 export ADMIN_TOKEN="$(token --role admin)"
 
-"$bin" serve --port 0 >"$work/stdout" 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 1 100); do
-  grep -q '^listening on ' "$work/stdout" 2>/dev/null && break
-  sleep 0.1
-done
-export CARESYNC_URL="$(sed -n 's/^listening on //p' "$work/stdout")"
-[ -n "$CARESYNC_URL" ] || { echo "server did not start"; cat "$work/server.log"; exit 1; }
-echo "server at $CARESYNC_URL"
-
-export SERVER_LOG="$work/server.log"
+ci_serve
+export CARESYNC_URL="$url"
+export SERVER_LOG="$work/stderr"
 export SCREENSHOTS="${SCREENSHOTS:-$work/screenshots}"
 status=0
 "$venv/bin/python" scripts/browser/test_webapp.py || status=1
 
-kill -TERM "$server_pid"
-wait "$server_pid" || { echo "serve did not exit 0 on SIGTERM"; status=1; }
-server_pid=""
+ci_stop || status=1
 exit $status

@@ -5,24 +5,12 @@
 # Fails on any story failure and on any generator warning. Self-contained and non-interactive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo="$(pwd)"
+source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
 OPENAPI_PYTHON_CLIENT_VERSION=0.29.1
-venv="${CI_CLIENTS_VENV:-.build/ci-clients-venv}"
-case "$venv" in /*) ;; *) venv="$repo/$venv" ;; esac
-if [ ! -x "$venv/bin/openapi-python-client" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION"
-fi
-
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid"; wait "$server_pid" || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+ci_venv "${CI_CLIENTS_VENV:-.build/ci-clients-venv}" "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION"
+ci_workdir
 
 # Any warning of the build (the generator's included: the plugin runs whenever the document changed) fails the
 # check: a diagnostic `warning: …`, or openapi-python-client's `Warning(s) encountered` / `WARNING parsing …`
@@ -31,13 +19,11 @@ fail_on_warnings() {
   if grep -iE '\bwarning(\(s\))?[: ]' "$1"; then echo "ci-clients: $2 printed a warning (above)"; exit 1; fi
 }
 
-swift build --product caresync
-bin="$(swift build --show-bin-path)/caresync"
+ci_build
 swift build --package-path Clients/GeneratedSwift --product caresync-story 2>&1 | tee "$work/swift-build.log"
 fail_on_warnings "$work/swift-build.log" "the Swift client's build"
 story="$(swift build --package-path Clients/GeneratedSwift --show-bin-path)/caresync-story"
 
-export CARESYNC_DATABASE="$work/caresync.sqlite"
 export CARESYNC_LOG_LEVEL=critical
 token() { "$bin" token create "$@" 2>/dev/null; }
 for p in alice bob broken unaudited lapsed; do "$bin" patient create "$p" --time-zone America/Los_Angeles >/dev/null; done
@@ -65,16 +51,7 @@ db.commit()
 PY
 
 # A small request budget per token, so the stories can spend one token until 429; a short head deadline for 408.
-CARESYNC_RATE_LIMIT_TOKEN_REQUESTS_PER_SECOND=5 CARESYNC_RATE_LIMIT_TOKEN_BURST=60 CARESYNC_TIMEOUTS_HEADER_READ_SECONDS=2 \
-  "$bin" serve --port 0 >"$work/stdout" 2>"$work/stderr" &
-server_pid=$!
-for _ in $(seq 1 100); do
-  grep -q '^listening on ' "$work/stdout" 2>/dev/null && break
-  sleep 0.1
-done
-url="$(sed -n 's/^listening on //p' "$work/stdout")"
-[ -n "$url" ] || { echo "server did not start"; cat "$work/stderr"; exit 1; }
-echo "server at $url"
+ci_serve CARESYNC_RATE_LIMIT_TOKEN_REQUESTS_PER_SECOND=5 CARESYNC_RATE_LIMIT_TOKEN_BURST=60 CARESYNC_TIMEOUTS_HEADER_READ_SECONDS=2
 
 curl -fsS "$url/openapi.json" -o "$work/openapi.json"
 cmp "$work/openapi.json" Clients/GeneratedSwift/Sources/caresync-story/openapi.json \
@@ -111,7 +88,5 @@ PYTHONPATH="$generated" CARESYNC_URL="$url" CARESYNC_PATIENT=bob CARESYNC_THERAP
   CARESYNC_DEVICE_TOKEN="$bob_device" CARESYNC_LIMITED_TOKEN="$bob_limited" CARESYNC_EXPIRED_ANCHOR="$expired" \
   CARESYNC_FAULT_PATIENT=broken CARESYNC_UNAUDITED_PATIENT=unaudited "$venv/bin/python" Clients/Python/caresync_story.py || status=1
 
-kill -TERM "$server_pid"
-wait "$server_pid" || { echo "serve did not exit 0 on SIGTERM"; status=1; }
-server_pid=""
+ci_stop || status=1
 exit $status
