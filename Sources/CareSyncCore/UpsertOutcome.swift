@@ -48,9 +48,11 @@ public struct DeleteItemResult: Hashable, Sendable {
     public var syncIdentifier: String?
     /// What happened.
     public var outcome: DeleteOutcome
+    /// The deleted sample's type, when `outcome` is `deleted` (HealthKit: deleting a type needs the right to write it).
+    public var type: SampleType?
     /// Creates a value from its fields.
-    public init(uuid: UUID?, syncIdentifier: String?, outcome: DeleteOutcome) {
-        self.uuid = uuid; self.syncIdentifier = syncIdentifier; self.outcome = outcome
+    public init(uuid: UUID?, syncIdentifier: String?, outcome: DeleteOutcome, type: SampleType? = nil) {
+        self.uuid = uuid; self.syncIdentifier = syncIdentifier; self.outcome = outcome; self.type = type
     }
 }
 

@@ -63,12 +63,13 @@ final class ModelTransaction: SyncTransaction {
                 }
                 let owned = entry.sample.source == source
                 if owned { state.tombstone(uuid, now: now) }
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: owned ? .deleted : .notOwned))
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: owned ? .deleted : .notOwned,
+                                                type: owned ? entry.sample.type : nil))
             }
             for id in syncIdentifiers {
                 if let sample = state.sample(patient: patient, source: source, syncIdentifier: id) {
                     state.tombstone(sample.uuid, now: now)
-                    results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: id, outcome: .deleted))
+                    results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: id, outcome: .deleted, type: sample.type))
                 } else {
                     results.append(DeleteItemResult(uuid: nil, syncIdentifier: id, outcome: .notFound))
                 }

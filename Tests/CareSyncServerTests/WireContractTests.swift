@@ -187,3 +187,36 @@ import Testing
         #expect(CareSyncAPI.wantsEventStream(request) == streams)
     }
 }
+
+/// Deleting a type needs the right to write it, as in HealthKit.
+@Suite struct DeleteWriteTypeTests {
+    @Test func aTokenThatMayNotWriteATypeMayNotDeleteItAndNothingIsDeleted() async throws {
+        try await TestServer.with { server in
+            // A broad token and the narrow one share a source, so the narrow one owns what the broad one wrote.
+            let broad = try server.app.api.admin.createToken(
+                TokenSpec(role: .therapist, careTeams: ["physio"], source: "org.example.narrow"), now: Date()).secret
+            let walk = Fixtures.walkTest(day: "2020-06-18", meters: 400)
+            guard case .object(var walkSample) = walk else { return }
+            walkSample["key"] = nil
+            let posted = try await server.send("POST", "/v1/patients/alice/samples", token: broad,
+                                               json: ["samples": [Fixtures.steps(10, id: "s", version: 1), .object(walkSample)]])
+            #expect(posted.status == 200)
+            let steps = try #require(posted.json["results"]?[0]?["uuid"]?.stringValue)
+            let refused = try await server.send("POST", "/v1/patients/alice/samples/delete", token: server.tokens.narrow,
+                                                json: ["uuids": [.string(steps)], "syncIdentifiers": ["s"]])
+            #expect(refused.status == 403)
+            #expect(refused.code == "forbidden")
+            #expect(refused.json["errors"]?.arrayValue?.map { "\($0["field"]?.stringValue ?? "")[\($0["index"]?.numberValue ?? -1)]" }
+                    == ["uuids[0.0]"])
+            let feed = try await server.send("GET", "/v1/patients/alice/changes", token: broad)
+            #expect(feed.json["samples"]?.arrayValue?.count == 2)
+            #expect(feed.json["deletedObjects"]?.arrayValue?.isEmpty == true)
+            // A type it may write, it may delete.
+            let walkUUID = try #require(posted.json["results"]?[1]?["uuid"]?.stringValue)
+            let deleted = try await server.send("POST", "/v1/patients/alice/samples/delete", token: server.tokens.narrow,
+                                                json: ["uuids": [.string(walkUUID)]])
+            #expect(deleted.status == 200)
+            #expect(deleted.json["results"]?[0]?["outcome"]?.stringValue == "deleted")
+        }
+    }
+}

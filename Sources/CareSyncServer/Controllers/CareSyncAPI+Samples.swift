@@ -103,6 +103,17 @@ extension CareSyncAPI {
                 audit: audit, count: targets.count + names.count,
                 writer: { w in
                     let results = try w.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now)
+                    // As in HealthKit, deleting a type needs the right to write it: refused, the transaction stores nothing.
+                    let denied = results.enumerated().filter { $0.element.type.map { !principal.mayWrite($0) } ?? false }
+                    guard denied.isEmpty else {
+                        throw APIError.forbidden("This token may not delete some of these types; nothing was deleted.",
+                            errors: denied.map { item in
+                                let byUUID = item.offset < targets.count
+                                return ValidationProblem(index: byUUID ? item.offset : item.offset - targets.count,
+                                                         field: byUUID ? "uuids" : "syncIdentifiers",
+                                                         message: "this token may not write \(item.element.type!.rawValue)")
+                            })
+                    }
                     return DeleteBatchResult(anchor: try w.headAnchor(), results: results)
                 },
                 render: Self.render,

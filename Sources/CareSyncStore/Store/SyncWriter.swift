@@ -89,14 +89,14 @@ public struct SyncWriter: SyncTransaction {
                 results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notOwned)); continue
             }
             try tombstone(sample, patient: patient, now: now)
-            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .deleted))
+            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .deleted, type: sample.type))
         }
         for identifier in syncIdentifiers {
             guard let sample = try liveSample(patient: patient, source: source, syncIdentifier: identifier) else {
                 results.append(DeleteItemResult(uuid: nil, syncIdentifier: identifier, outcome: .notFound)); continue
             }
             try tombstone(sample, patient: patient, now: now)
-            results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: identifier, outcome: .deleted))
+            results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: identifier, outcome: .deleted, type: sample.type))
         }
         return results
     }
