@@ -95,6 +95,7 @@ import Testing
                 #expect(reply.json["type"] == "https://caresync.example/problems/notFound")
                 #expect(reply.json["title"] == "Not found")
                 #expect(reply.json["errors"] == .array([]))
+            #expect(reply.headers.first { $0.0.lowercased() == "cache-control" }?.1 == "no-store")
                 #expect(reply.json.objectValue.map { Set($0.keys) } == ["type", "title", "status", "detail", "code", "errors"])
             }
         }

@@ -43,6 +43,8 @@ public struct HTTPError: HTTPResponseError, Sendable, Hashable {
     public func response() -> Response {
         var fields = headers
         fields[.contentType] = "application/problem+json"
+        // A refusal is about one request: no cache may keep it (the router's 404 as much as a handler's).
+        if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
         return Response(status: status, headers: fields, body: .bytes(Array(jsonText.utf8)))
     }
 

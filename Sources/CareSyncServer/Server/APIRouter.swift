@@ -3,11 +3,7 @@ import HTTPTypes
 
 extension APIError: HTTPResponseError {
     /// The problem+json response.
-    public func response() -> Response {
-        var response = httpError.response()
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
+    public func response() -> Response { httpError.response() }
 }
 
 extension APIReply {
