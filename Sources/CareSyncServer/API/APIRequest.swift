@@ -64,14 +64,6 @@ public struct APIReply: Sendable {
     public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = []) -> APIReply {
         APIReply(status: status, headers: [("Content-Type", "application/json")] + headers, body: value.serialized())
     }
-
-    /// The problem+json answer for an error.
-    public static func problem(_ error: APIError) -> APIReply {
-        let problem = error.httpError
-        return APIReply(status: error.status,
-                        headers: problem.headers.map { (name: $0.name.rawName, value: $0.value) } + [("Content-Type", "application/problem+json")],
-                        body: Array(problem.jsonText.utf8))
-    }
 }
 
 import Foundation

@@ -2,9 +2,6 @@ import CareSyncCore
 import Foundation
 
 extension SQLiteSyncStore {
-    /// The default time a record is kept: 24 hours (api.md: at least 24 h).
-    public static let idempotencyLifetime: TimeInterval = 24 * 3600
-
     /// Runs a keyed write: looks the key up, runs `body` and records its answer, all in ONE write
     /// transaction, so two concurrent retries cannot both run the write. A `body` that throws records nothing.
     public func write<Value: Sendable>(
