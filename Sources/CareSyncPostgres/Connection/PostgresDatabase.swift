@@ -32,6 +32,8 @@ public final class PostgresDatabase: @unchecked Sendable {
         public var statementTimeout: Duration? = .seconds(30)
         /// How many times a write that lost a race, or found its connection broken, is run again.
         public var retries: Int = 8
+        /// The name its connections show in `pg_stat_activity`.
+        public var applicationName = "caresync"
         /// Settings for `url`.
         public init(url: String, schema: String? = nil) { self.url = url; self.schema = schema }
     }
@@ -56,14 +58,19 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// Opens one connection with the pool's settings (schema, statement timeout).
     public static func open(_ configuration: Configuration) throws -> PostgresConnection {
         let connection = try PostgresConnection(url: configuration.url)
-        var settings: [String] = []
+        var settings = ["SET application_name TO \(quoteLiteral(configuration.applicationName))"]
         if let schema = configuration.schema { settings.append("SET search_path TO \(quoteIdentifier(schema))") }
         if let timeout = configuration.statementTimeout {
             let (seconds, attoseconds) = timeout.components
             settings.append("SET statement_timeout = \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)")
         }
-        if !settings.isEmpty { try connection.execute(settings.joined(separator: "; ")) }
+        try connection.execute(settings.joined(separator: "; "))
         return connection
+    }
+
+    /// `text` as a quoted SQL string literal (for settings, which take no parameters).
+    public static func quoteLiteral(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// `name` as a quoted SQL identifier.

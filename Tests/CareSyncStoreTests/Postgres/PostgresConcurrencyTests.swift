@@ -1,0 +1,110 @@
+import CareSyncCore
+import CareSyncReferenceModel
+import Foundation
+import Testing
+@testable import CareSyncPostgres
+
+/// Several instances (each its own pool and writer connection) on one PostgreSQL database, writing at once.
+@Suite(.enabled(if: PostgresFixture.isAvailable, "CARESYNC_TEST_POSTGRES_URL names no server"))
+struct PostgresConcurrencyTests {
+    static let patient = "patient-concurrent"
+    static let t0 = Date(timeIntervalSince1970: 1_592_474_400)
+
+    /// `count` stores on one freshly migrated schema, as `count` CareSync instances would open it.
+    static func instances(_ count: Int, ordering: ChangeOrdering = .headRow) throws -> [PostgresSyncStore] {
+        let configuration = try PostgresFixture.makeConfiguration()
+        let first = try PostgresDatabase(configuration)
+        try PostgresMigrator(directory: PostgresFixture.migrationsURL).migrate(first)
+        return try [PostgresSyncStore(database: first, ordering: ordering)]
+            + (1..<count).map { _ in try PostgresSyncStore(database: PostgresDatabase(configuration), ordering: ordering) }
+    }
+
+    /// Writers on two instances, readers paging with small limits on both: each reader sees every change once, in order.
+    @Test func everyReaderOfEveryInstanceSeesEveryChangeOnceInOrder() async throws {
+        let violations = try await onDedicatedThread { () -> [FeedConcurrencyTests.Violations] in
+            let stores = try Self.instances(2)
+            let committed = UUIDLog(), failures = UUIDLog(), results = ViolationsLog()
+            let done = LockedFlag()
+            let writers = DispatchGroup(), readers = DispatchGroup()
+            for w in 0..<4 {
+                writers.enter()
+                Thread {
+                    defer { writers.leave() }
+                    let store = stores[w % 2]
+                    for b in 0..<40 {
+                        let inputs = (0...(b % 3)).map { i in
+                            SampleInput(type: .stepCount, value: Double(i), start: Self.t0, end: Self.t0 + 60,
+                                        syncIdentifier: "w\(w)-b\(b)-\(i)", syncVersion: 1)
+                        }
+                        do {
+                            let result = try store.upsert(inputs, patient: Self.patient, source: "s\(w)", now: Self.t0)
+                            committed.append(result.results.map(\.uuid))
+                        } catch { failures.fail("\(error)") }
+                    }
+                }.start()
+            }
+            for r in 0..<3 {
+                readers.enter()
+                Thread {
+                    defer { readers.leave() }
+                    let store = stores[r % 2]
+                    var seen: [UUID] = []
+                    var anchor: Anchor?
+                    do {
+                        while true {
+                            let finished = done.isSet
+                            let page = try store.changes(ChangeQuery(patient: Self.patient, anchor: anchor, limit: 5))
+                            seen += page.samples.map(\.uuid)
+                            anchor = page.anchor
+                            if !page.hasMore && finished { break }
+                        }
+                        let truth = try store.changes(ChangeQuery(patient: Self.patient, limit: 5_000)).samples.map(\.uuid)
+                        results.append(FeedConcurrencyTests.check(seen: seen, committed: truth))
+                    } catch { failures.fail("\(error)") }
+                }.start()
+            }
+            writers.wait()
+            done.set()
+            readers.wait()
+            let truth = try stores[0].changes(ChangeQuery(patient: Self.patient, limit: 5_000))
+            #expect(Set(truth.samples.map(\.uuid)) == Set(committed.all))
+            #expect(failures.messages.isEmpty, "\(failures.messages)")
+            return results.all
+        }
+        #expect(violations.count == 3)
+        for v in violations { #expect(v.isEmpty, "\(v)") }
+    }
+
+    /// Writers of one key on two instances, versions in random order: no error for anyone (no 409 to
+    /// retry), one live sample with the highest version, and every lower one that was ever live a tombstone.
+    @Test func concurrentWritersOfOneKeyFollowTheVersionRules() async throws {
+        var rng = SeededGenerator(seed: UInt64.random(in: 0...UInt64.max))
+        let plans = (0..<6).map { _ in (0..<25).map { _ in Int64.random(in: 1...60, using: &rng) } }
+        let (live, deleted, failures) = try await onDedicatedThread { () -> ([Sample], [DeletedObject], [String]) in
+            let stores = try Self.instances(2)
+            let failures = UUIDLog()
+            let group = DispatchGroup()
+            for w in plans.indices {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    for version in plans[w] {
+                        let input = SampleInput(type: .stepCount, value: Double(version), start: Self.t0, end: Self.t0 + 60,
+                                                syncIdentifier: "daily-steps", syncVersion: version)
+                        do { _ = try stores[w % 2].upsert([input], patient: Self.patient, source: "watch", now: Self.t0) }
+                        catch { failures.fail("\(error)") }
+                    }
+                }.start()
+            }
+            group.wait()
+            let feed = try stores[1].changes(ChangeQuery(patient: Self.patient, limit: 5_000))
+            return (feed.samples, feed.deletedObjects, failures.messages)
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(live.count == 1)
+        let versions = deleted.compactMap(\.syncVersion) + live.compactMap(\.syncVersion)
+        // Each replacement raised the version: the tombstones and the winner, in feed order, strictly increase.
+        #expect(versions == versions.sorted() && Set(versions).count == versions.count, "\(versions)")
+        #expect(live.first?.syncVersion == plans.joined().max())
+    }
+}
