@@ -107,6 +107,9 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// Transactions committed by writes so far; fewer than the calls when concurrent writes shared one.
     public var committedTransactions: Int { writes.committedTransactions }
 
+    /// Writes waiting for the next group (tests use it to line callers up).
+    var queuedWrites: Int { writes.queuedJobs }
+
     // MARK: Reads
 
     /// Runs `body` on a reader inside one `REPEATABLE READ READ ONLY` transaction: one consistent snapshot.

@@ -49,6 +49,9 @@ final class PostgresGroupCommit: @unchecked Sendable {
     /// Transactions committed so far (each may hold many callers' writes).
     var committedTransactions: Int { commits.load(ordering: .relaxed) }
 
+    /// Jobs waiting for the next group.
+    var queuedJobs: Int { lock.withLock { queue.count } }
+
     /// Queues `body` and returns once the transaction holding it committed (or throws its error).
     func perform(_ body: @escaping (PostgresConnection) throws -> Void) throws {
         precondition(DispatchQueue.getSpecific(key: writerKey) == nil, "PostgresDatabase.write called inside write: deadlock")
