@@ -52,7 +52,7 @@ let package = Package(
         ]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer", "CareSyncCore",
+            "CareSyncServer", "CareSyncCore", "CareSyncHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -55,6 +55,7 @@ struct ModelBasedRun {
                 }
                 try checkReports()
                 if Int.random(in: 0..<10, using: &rng) == 0 { try checkFilteredFeed(patient: op.patient ?? "p1") }
+                if step % 100 == 99 || step == steps - 1 { try checkStatistics() }
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
             }
