@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncHTTP
 import Foundation
 import Testing

@@ -1,13 +1,13 @@
+import CareSyncTestSupport
 import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
 
 /// Seeded uuids for the model's server-assigned ones; thread-safe because the model calls it under its lock.
-final class SeededUUIDs: @unchecked Sendable {
-    private var generator: OperationGenerator
-    private let lock = NSLock()
-    init(seed: UInt64) { generator = OperationGenerator(seed: seed) }
-    func next() -> UUID { lock.withLock { UUID(uuid: generator.randomBytes()) } }
+final class SeededUUIDs: Sendable {
+    private let generator: Shared<OperationGenerator>
+    init(seed: UInt64) { generator = Shared(OperationGenerator(seed: seed)) }
+    func next() -> UUID { generator.update { UUID(uuid: $0.randomBytes()) } }
 }
 
 /// The first difference between the store under test and the model.
