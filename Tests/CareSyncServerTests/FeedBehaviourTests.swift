@@ -11,7 +11,6 @@ import CareSyncTestSupport
             let head = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
             let anchor = try #require(head.json["anchor"]?.stringValue)
 
-            let started = ContinuousClock.now
             async let polled = server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)&wait=20", token: t.aliceDevice)
             try await Eventually.until { server.app.api.notifier.waiterCount == 1 }
             // A commit for another patient must not answer alice's poll.
