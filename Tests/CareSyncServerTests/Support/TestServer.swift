@@ -3,12 +3,22 @@ import CareSyncCore
 import CareSyncHTTP
 import Foundation
 import HTTPTypes
+import Testing
 @testable import CareSyncServer
 
-/// A server built by `buildServer` on a temporary database, serving over a real socket on a free loopback port,
-/// with two patients, two care teams and a token of every kind the authorization tests need.
+/// The one test harness of the API: a server built by `buildServer` (as production) on a temporary database, with
+/// two patients, two care teams and a token of every kind the authorization tests need. `.live` serves over a real
+/// socket on a free loopback port; `.inMemory` sends each request through the same pipeline (head filter, router,
+/// web app, access log, problem rendering) without a socket.
 final class TestServer: Sendable {
+    /// How requests reach the server.
+    enum Mode: Sendable, CaseIterable, CustomStringConvertible {
+        case live, inMemory
+        var description: String { self == .live ? "live" : "in memory" }
+    }
+
     let app: CareSyncApplication
+    let mode: Mode
     let directory: TemporaryDirectory
     /// The bound loopback port.
     let port: Int
@@ -36,7 +46,8 @@ final class TestServer: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(_ mode: Mode = .live, configure: (inout Configuration) -> Void = { _ in }) throws {
+        self.mode = mode
         directory = try TemporaryDirectory("caresync-api")
         var configuration = Configuration()
         configuration.databasePath = directory.path("test.sqlite")
@@ -68,14 +79,14 @@ final class TestServer: Sendable {
             expired: expiredSecret, revoked: revokedToken.secret,
             narrow: try make(TokenSpec(role: .therapist, careTeams: ["physio"], source: "org.example.narrow",
                                        readTypes: ["sixMinuteWalkTestDistance"], writeTypes: ["sixMinuteWalkTestDistance"])))
-        port = try app.start()
+        port = mode == .live ? try app.start() : 0
     }
 
     /// Stops the server and removes its files.
     /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
-    static func with(configure: (inout Configuration) -> Void = { _ in },
+    static func with(_ mode: Mode = .live, configure: (inout Configuration) -> Void = { _ in },
                      _ body: (TestServer) async throws -> Void) async throws {
-        let server = try TestServer(configure: configure)
+        let server = try TestServer(mode, configure: configure)
         do {
             try await body(server)
         } catch {
@@ -97,7 +108,20 @@ final class TestServer: Sendable {
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         var bytes = body ?? []
         if let json { bytes = json.serialized(); all.append(("Content-Type", "application/json")) }
-        return try await TestHTTPClient.send(port: port, method: method, path: path, headers: all, body: bytes)
+        switch mode {
+        case .live:
+            return try await TestHTTPClient.send(port: port, method: method, path: path, headers: all, body: bytes)
+        case .inMemory:
+            var fields = HTTPFields()
+            for (name, value) in all { fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value)) }
+            let request = Request(method: HTTPRequest.Method(method)!, target: path, headers: fields, body: bytes,
+                                  remoteAddress: "127.0.0.1:1")
+            let client = InMemoryClient(responder: app.responder, headFilter: app.headFilter,
+                                        configuration: app.http.configuration)
+            let response = await client.send(request)
+            return TestReply(status: response.status.code, headers: response.headers.map { ($0.name.rawName, $0.value) },
+                             body: response.body)
+        }
     }
 }
 
