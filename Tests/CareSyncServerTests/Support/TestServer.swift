@@ -130,4 +130,24 @@ extension TestReply {
     var json: JSONValue { (try? JSONValue.parse(body)) ?? .null }
     /// The problem+json `code`, if any.
     var code: String? { json["code"]?.stringValue }
+
+    /// Asserts the whole problem answer: its status and media type, and a body of exactly the six members, with the
+    /// `type` and `title` fixed for `code`, the status repeated, a detail, and an array of field errors.
+    func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(self.status == status, "\(text)", sourceLocation: sourceLocation)
+        #expect(header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+        guard case .object(let body) = json else {
+            Issue.record("not a JSON object: \(text)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(Set(body.keys) == ["type", "title", "status", "detail", "code", "errors"], "\(text)", sourceLocation: sourceLocation)
+        #expect(body["code"] == .string(code), "\(text)", sourceLocation: sourceLocation)
+        #expect(body["type"] == .string(HTTPError.typePrefix + code), sourceLocation: sourceLocation)
+        let known = ProblemCode.all.first { $0.rawValue == code }
+        #expect(known != nil, "\(code) is not a documented code", sourceLocation: sourceLocation)
+        #expect(body["title"] == known?.title.map(JSONValue.string), "\(text)", sourceLocation: sourceLocation)
+        #expect(body["status"] == .number(Double(status)), sourceLocation: sourceLocation)
+        #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+        #expect(body["errors"]?.arrayValue != nil, sourceLocation: sourceLocation)
+    }
 }
