@@ -55,7 +55,7 @@ let package = Package(
         ]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer", "CareSyncCore",
+            "CareSyncServer", "CareSyncCore", "CareSyncHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
-        .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
+        .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore",
                                                             "CareSyncReferenceModel", "CareSyncTestSupport"]),
     ]

@@ -81,7 +81,7 @@ import CareSyncTestSupport
                     if let id = event.id { last = id }
                     if let goal = target.current, last == goal { return replica }
                 }
-                throw SocketHTTPClient.Failure(description: "stream ended before the final anchor")
+                throw TestHTTPClient.Failure.malformed("stream ended before the final anchor")
             }
             // Two writers: inserts, replacements (a higher version: new uuid, old one deleted) and deletions.
             func writer(_ token: String, _ prefix: String) async throws {
@@ -185,7 +185,7 @@ import CareSyncTestSupport
 
             try RetentionJob(store: api.store, retentionDays: server.app.configuration.tombstoneRetentionDays, metrics: api.metrics).runOnce()
             let stale = try await server.send("GET", Self.changes + "?anchor=\(firstAnchor)", token: heartRate)
-            #expect(stale.status == 410 && stale.code == "anchorExpired", "the purge should expire the opening anchor")
+            stale.expectProblem(410, "anchorExpired")
             let kept = try await server.send("GET", Self.changes + "?anchor=\(head)", token: heartRate)
             #expect(kept.status == 200)
             let resumed = try await EventStreamClient.open(port: server.port, path: Self.changes, token: heartRate,
@@ -236,10 +236,10 @@ import CareSyncTestSupport
             let t = server.tokens
             let accept = ("Accept", "text/event-stream")
             let badAnchor = try await server.send("GET", Self.changes + "?anchor=nonsense", token: t.aliceDevice, headers: [accept])
-            #expect(badAnchor.status == 400 && badAnchor.code == "invalidAnchor")
+            badAnchor.expectProblem(400, "invalidAnchor")
             #expect(badAnchor.header("Content-Type") == "application/problem+json")
             let badID = try await server.send("GET", Self.changes, token: t.aliceDevice, headers: [accept, ("Last-Event-ID", "nonsense")])
-            #expect(badID.status == 400 && badID.code == "invalidAnchor")
+            badID.expectProblem(400, "invalidAnchor")
             let badLimit = try await server.send("GET", Self.changes + "?limit=0&types=walking", token: t.aliceDevice, headers: [accept])
             #expect(badLimit.status == 422 && badLimit.json["errors"]?.arrayValue?.count == 2)
             let outside = try await server.send("GET", "/v1/patients/bob/changes", token: t.aliceDevice, headers: [accept])
@@ -255,7 +255,7 @@ import CareSyncTestSupport
                              "-H", "Authorization: Bearer \(server.tokens.aliceDevice)",
                              "http://127.0.0.1:\(server.port)\(Self.changes)"]
             // On a thread of its own: the server under test shares the cooperative pool.
-            let (status, bytes) = try await EventStreamClient.onOwnThread { () throws -> (Int32, Data) in
+            let (status, bytes) = try await TestHTTPClient.onOwnThread { () throws -> (Int32, Data) in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = arguments

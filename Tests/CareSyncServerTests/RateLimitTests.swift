@@ -20,7 +20,7 @@ import Testing
             var refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
             if refused.status == 200 { refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice) }
             #expect(refused.status == 429)
-            #expect(refused.code == "tooManyRequests")
+            refused.expectProblem(429, "tooManyRequests")
             #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
             // The therapist's own budget is untouched.
             #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
@@ -41,7 +41,7 @@ import Testing
             for token in ["cs_0000000000000000_bad", server.tokens.aliceDevice] {
                 let refused = try await server.send("GET", "/v1/patients/alice/changes", token: token)
                 #expect(refused.status == 429)
-                #expect(refused.code == "tooManyRequests")
+                refused.expectProblem(429, "tooManyRequests")
                 #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
             }
             let metrics = try await server.send("GET", "/metrics")

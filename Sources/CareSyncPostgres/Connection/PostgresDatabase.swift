@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A PostgreSQL database shared by threads: a pool of reader connections, and one writer connection on
 /// which concurrent writes share transactions (`PostgresGroupCommit`).
@@ -17,7 +18,7 @@ import Foundation
 /// let count = try database.read { db in try db.query("SELECT count(*) FROM tokens").first { try $0.int64(0) } }
 /// ```
 public final class PostgresDatabase: @unchecked Sendable {
-    // @unchecked: idle readers are only touched under `poolLock`; the writer connection only on the group
+    // @unchecked: idle readers are only touched under their mutex; the writer connection only on the group
     // commit's queue. Those two rules are what makes sharing this class safe.
 
     /// Where to connect, the pool's size and the bounds on every call.
@@ -41,8 +42,7 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// The settings it was opened with.
     public let configuration: Configuration
 
-    private let poolLock = NSLock()
-    private var idleReaders: [PostgresConnection] = []
+    private let idleReaders = Mutex<[IdleReader]>([])
     private let readerSlots: DispatchSemaphore
     private let writes: PostgresGroupCommit
 
@@ -52,7 +52,7 @@ public final class PostgresDatabase: @unchecked Sendable {
         readerSlots = DispatchSemaphore(value: max(1, configuration.maximumReaders))
         let first = try Self.open(configuration)
         writes = PostgresGroupCommit(retries: configuration.retries) { try Self.open(configuration) }
-        idleReaders.append(first)
+        idleReaders.withLock { $0.append(IdleReader(connection: first)) }
     }
 
     /// Opens one connection with the pool's settings (schema, statement timeout).
@@ -134,15 +134,22 @@ public final class PostgresDatabase: @unchecked Sendable {
     }
 
     private func checkOut() throws -> PostgresConnection {
-        if let idle = poolLock.withLock({ idleReaders.popLast() }) { return idle }
+        if let idle = idleReaders.withLock({ $0.popLast() }) { return idle.connection }
         return try Self.open(configuration)
     }
 
     private func checkIn(_ connection: PostgresConnection) {
         connection.rollbackQuietly()
         guard !connection.isBroken, !connection.isInTransaction else { return }
-        poolLock.withLock { idleReaders.append(connection) }
+        let idle = IdleReader(connection: connection)
+        idleReaders.withLock { $0.append(idle) }
     }
+}
+
+/// A reader connection in the pool. @unchecked: a connection is used by one thread at a time, and the pool's
+/// mutex hands it from the thread that checked it in to the one that checks it out.
+private struct IdleReader: @unchecked Sendable {
+    let connection: PostgresConnection
 }
 
 /// The value of an asynchronous write, handed from its body to its completion.

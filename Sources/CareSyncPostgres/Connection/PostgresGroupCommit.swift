@@ -11,11 +11,13 @@ import Synchronization
 /// back and run again, every job in it; a connection lost during `COMMIT` fails the group with
 /// `.commitOutcomeUnknown` (never acknowledged). A job is reported done only after its `COMMIT` returned.
 final class PostgresGroupCommit: @unchecked Sendable {
-    // @unchecked: `queue` and `draining` are only touched under `lock`; `connection` and the jobs' fields
-    // only on `writerQueue` (a blocking caller reads its job after being woken).
+    // @unchecked: the queue is only touched under its mutex; `connection` and the jobs' fields only on
+    // `writerQueue` (a blocking caller reads its job after being woken).
 
     /// One caller's write: its body, and what became of it.
-    final class Job {
+    /// @unchecked: its fields are written on the writer queue before it is reported done, and read by its
+    /// caller after that; the semaphore or the completion orders the hand-over.
+    final class Job: @unchecked Sendable {
         var body: ((PostgresConnection) throws -> Void)?
         var error: (any Error)?
         /// A blocking caller sleeps on this; nil for an asynchronous one.
@@ -29,9 +31,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var queue: [Job] = []
-    private var draining = false
+    private let state = Mutex<(queue: [Job], draining: Bool)>(([], false))
     private let writerQueue = DispatchQueue(label: "caresync.postgres.writer")
     private let writerKey = DispatchSpecificKey<Bool>()
     private var connection: PostgresConnection?
@@ -50,7 +50,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
     var committedTransactions: Int { commits.load(ordering: .relaxed) }
 
     /// Jobs waiting for the next group.
-    var queuedJobs: Int { lock.withLock { queue.count } }
+    var queuedJobs: Int { state.withLock { $0.queue.count } }
 
     /// Queues `body` and returns once the transaction holding it committed (or throws its error).
     func perform(_ body: @escaping (PostgresConnection) throws -> Void) throws {
@@ -67,10 +67,10 @@ final class PostgresGroupCommit: @unchecked Sendable {
     }
 
     private func enqueue(_ job: Job) {
-        let start = lock.withLock { () -> Bool in
-            queue.append(job)
-            defer { draining = true }
-            return !draining
+        let start = state.withLock { state -> Bool in
+            state.queue.append(job)
+            defer { state.draining = true }
+            return !state.draining
         }
         if start { writerQueue.async { self.drain() } }
     }
@@ -78,10 +78,10 @@ final class PostgresGroupCommit: @unchecked Sendable {
     /// Runs groups until no job waits.
     private func drain() {
         while true {
-            let group = lock.withLock { () -> [Job] in
-                let group = queue
-                queue = []
-                if group.isEmpty { draining = false }
+            let group = state.withLock { state -> [Job] in
+                let group = state.queue
+                state.queue = []
+                if group.isEmpty { state.draining = false }
                 return group
             }
             guard !group.isEmpty else { return }

@@ -45,15 +45,15 @@ struct ChangeOrderingTests {
         try await onDedicatedThread { aHolds.wait() }
 
         // B: writes while A is open; it commits first (plain sequence) or waits for A's turn (head row).
-        let bDone = LockedFlag()
+        let bDone = Shared(false)
         let bWrite = Task.detached {
             try await onDedicatedThread {
-                defer { bDone.set() }
+                defer { bDone.set(true) }
                 return try b.upsert([sample], patient: patient, source: "s", now: now).results[0].uuid
             }
         }
         do {
-            try await Eventually.until { try bDone.isSet || Self.waitsOnALock(setup, applicationName: bName) }
+            try await Eventually.until { try bDone.current || Self.waitsOnALock(setup, applicationName: bName) }
         } catch {
             releaseA.signal()  // so A's thread ends with the failed test
             throw error

@@ -1,5 +1,6 @@
 import CareSyncCore
 import CareSyncReferenceModel
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncPostgres
@@ -24,7 +25,7 @@ struct PostgresConcurrencyTests {
         let violations = try await onDedicatedThread { () -> [FeedConcurrencyTests.Violations] in
             let stores = try Self.instances(2)
             let committed = UUIDLog(), failures = UUIDLog(), results = ViolationsLog()
-            let done = LockedFlag()
+            let done = Shared(false)
             let writers = DispatchGroup(), readers = DispatchGroup()
             for w in 0..<4 {
                 writers.enter()
@@ -52,7 +53,7 @@ struct PostgresConcurrencyTests {
                     var anchor: Anchor?
                     do {
                         while true {
-                            let finished = done.isSet
+                            let finished = done.current
                             let page = try store.changes(ChangeQuery(patient: Self.patient, anchor: anchor, limit: 5))
                             seen += page.samples.map(\.uuid)
                             anchor = page.anchor
@@ -64,7 +65,7 @@ struct PostgresConcurrencyTests {
                 }.start()
             }
             writers.wait()
-            done.set()
+            done.set(true)
             readers.wait()
             let truth = try stores[0].changes(ChangeQuery(patient: Self.patient, limit: 5_000))
             #expect(Set(truth.samples.map(\.uuid)) == Set(committed.all))

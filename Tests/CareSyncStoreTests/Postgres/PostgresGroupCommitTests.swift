@@ -23,11 +23,11 @@ struct PostgresGroupCommitTests {
     @Test func writesQueuedBehindACommitShareTheNextOneAndAFailureRollsBackAlone() async throws {
         let database = try database()
         let before = database.committedTransactions
-        let (started, release) = (LockedFlag(), DispatchSemaphore(value: 0))
+        let (started, release) = (Shared(false), DispatchSemaphore(value: 0))
         let first = Task {
-            try await database.asyncWrite { db in started.set(); release.wait(); try db.query("INSERT INTO t VALUES (0)") }
+            try await database.asyncWrite { db in started.set(true); release.wait(); try db.query("INSERT INTO t VALUES (0)") }
         }
-        try await Eventually.until { started.isSet }
+        try await Eventually.until { started.current }
         let writes = (1...10).map { id in
             Task {
                 try await database.asyncWrite { db in
@@ -48,23 +48,23 @@ struct PostgresGroupCommitTests {
 
     @Test func aLostRaceRunsTheWriteAgain() throws {
         let database = try database()
-        let runs = Counter()
+        let runs = Shared(0)
         try database.write { db in
             try db.query("INSERT INTO t VALUES (1)")
-            if runs.next() == 1 { throw PostgresError(kind: .serializationFailure, sqlState: "40001", message: "lost") }
+            if runs.update { $0 += 1; return $0 } == 1 { throw PostgresError(kind: .serializationFailure, sqlState: "40001", message: "lost") }
         }
-        #expect(runs.value == 2)
+        #expect(runs.current == 2)
         #expect(try ids(database) == [1])
     }
 
     @Test func aConnectionLostBeforeCommitRunsTheWriteAgainOnANewOne() throws {
         let database = try database()
-        let runs = Counter()
+        let runs = Shared(0)
         try database.write { db in
             try db.query("INSERT INTO t VALUES (1)")
-            if runs.next() == 1 { try db.query("SELECT pg_terminate_backend(pg_backend_pid())") }
+            if runs.update { $0 += 1; return $0 } == 1 { try db.query("SELECT pg_terminate_backend(pg_backend_pid())") }
         }
-        #expect(runs.value == 2)
+        #expect(runs.current == 2)
         #expect(try ids(database) == [1])
     }
 
@@ -78,13 +78,4 @@ struct PostgresGroupCommitTests {
         }
         #expect(try ids(database) == [])
     }
-}
-
-/// A thread-safe count of calls.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    /// Counts one call and returns the count.
-    func next() -> Int { lock.withLock { count += 1; return count } }
-    var value: Int { lock.withLock { count } }
 }

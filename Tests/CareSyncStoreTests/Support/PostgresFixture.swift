@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Foundation
 @testable import CareSyncPostgres
 
@@ -54,21 +55,19 @@ enum PostgresFixture {
 }
 
 /// Schemas made by this process, dropped at exit so a shared server does not fill up.
-final class KeptSchemas: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var registered = false
+final class KeptSchemas: Sendable {
+    private let state = Shared<(names: [String], registered: Bool)>(([], false))
 
     func keep(_ name: String) {
-        let first = lock.withLock { () -> Bool in
-            names.append(name)
-            defer { registered = true }
-            return !registered
+        let first = state.update { state -> Bool in
+            state.names.append(name)
+            defer { state.registered = true }
+            return !state.registered
         }
         if first { atexit { PostgresFixture.dropSchemas() } }
     }
 
-    func takeAll() -> [String] { lock.withLock { defer { names = [] }; return names } }
+    func takeAll() -> [String] { state.update { state in defer { state.names = [] }; return state.names } }
 }
 
 extension PostgresFixture {
