@@ -39,7 +39,7 @@ let package = Package(
         ]),
         // The API: controllers, auth, audit, error mapping, buildServer(config).
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncStore", "CareSyncHTTP",
+            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
-        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore",
+        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",
                                                             "CareSyncReferenceModel", "CareSyncTestSupport"]),
     ]
 )

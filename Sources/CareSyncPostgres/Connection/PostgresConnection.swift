@@ -25,9 +25,21 @@ public final class PostgresConnection {
         let types: [UInt32]
     }
 
-    /// Opens a connection: `url` is a `postgresql://` URL or a libpq `key=value` string.
+    /// Settings a URL may override: connecting gives up after 10 s, and a peer that stops answering is
+    /// noticed within about 30 s (TCP keepalives), so no call waits forever on a dead server.
+    static let defaults = ["connect_timeout": "10", "keepalives_idle": "10", "keepalives_interval": "5", "keepalives_count": "3"]
+
+    /// Opens a connection: `url` is a `postgresql://` URL or a libpq `key=value` string; its own settings
+    /// win over `defaults`.
     public init(url: String) throws {
-        guard let handle = PQconnectdb(url) else {
+        // Keywords before `dbname` are overridden by what the expanded URL sets (expand_dbname = 1).
+        let pairs = Self.defaults.sorted { $0.key < $1.key } + [("dbname", url)]
+        let keywords = pairs.map { strdup($0.0) } + [nil], values = pairs.map { strdup($0.1) } + [nil]
+        defer { (keywords + values).forEach { free($0) } }
+        let connected = keywords.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { k in
+            values.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { v in PQconnectdbParams(k.baseAddress, v.baseAddress, 1) }
+        }
+        guard let handle = connected else {
             throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {

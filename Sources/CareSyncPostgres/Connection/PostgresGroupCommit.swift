@@ -116,6 +116,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
     /// stays with it; an error that dooms the transaction is thrown for `run` to decide.
     private func runOnce(_ group: [Job]) throws {
         for job in group { job.error = nil }
+        if connection?.isBroken == true { connection = nil }  // e.g. lost inside a body that wrapped the error
         let db = try connection ?? open()
         connection = db
         try db.execute("BEGIN")

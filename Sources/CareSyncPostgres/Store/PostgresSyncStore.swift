@@ -95,6 +95,17 @@ public final class PostgresSyncStore: SyncStore {
         }
     }
 
+    /// Asks, on the writer connection, whether the server takes writes: not a standby (`pg_is_in_recovery`)
+    /// and not read-only (`default_transaction_read_only`, set on a primary being demoted).
+    public func checkWritable() throws {
+        let readOnly = try database.write { db in
+            try db.query("SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'").first { try $0.bool(0) }
+        }
+        guard readOnly == false else {
+            throw PostgresError(kind: .readOnly, sqlState: "25006", message: "the database server takes no writes (a standby, or read-only)")
+        }
+    }
+
     /// The sequence a client anchor stands for (docs/sync-rules.md): an anchor of an earlier identity of
     /// this store (`store_lineage`) counts as this store's within the range the copy holds.
     private func validate(_ anchor: Anchor, head: Int64, horizon: Int64, db: PostgresConnection) throws -> Int64 {
