@@ -128,6 +128,23 @@ public final class PostgresConnection {
         }
     }
 
+    /// Waits up to `timeout` for notifications of the channels this connection LISTENs on and returns their
+    /// payloads (empty when none came). Throws `.connectionLost` when the connection broke.
+    public func notifications(waitingUpTo timeout: Duration) throws -> [String] {
+        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let (seconds, attoseconds) = timeout.components
+        _ = poll(&socket, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        guard PQconsumeInput(handle) == 1, !isBroken else {
+            throw PostgresError(kind: .connectionLost, message: Self.message(handle))
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     /// Rolls back if a transaction is open; on a broken connection there is nothing to roll back.
     func rollbackQuietly() {
         guard !isBroken, isInTransaction else { return }

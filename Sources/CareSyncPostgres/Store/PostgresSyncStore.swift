@@ -20,9 +20,11 @@ public final class PostgresSyncStore: SyncStore {
     public let database: PostgresDatabase
     /// The id anchors from this store carry (from `store_meta`; replicas and failovers keep it).
     public let storeID: String
-    /// Signalled after every commit of this process that changed a patient's feed.
+    /// Signalled after every commit that changed a patient's feed: this process's at once, other
+    /// instances' through LISTEN/NOTIFY (`PostgresChangeListener`).
     public let notifier = ChangeNotifier()
     let ordering: ChangeOrdering
+    private let listener: PostgresChangeListener
 
     /// A store over a migrated database (`PostgresMigrator` must have applied `migrations/postgresql`).
     public convenience init(database: PostgresDatabase) throws {
@@ -33,12 +35,17 @@ public final class PostgresSyncStore: SyncStore {
     init(database: PostgresDatabase, ordering: ChangeOrdering) throws {
         self.database = database
         self.ordering = ordering
-        storeID = try database.read { db in
+        let storeID = try database.read { db in
             guard let id = try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first({ try $0.string(0) }),
                   !id.isEmpty else { throw PostgresStoreCorruption("store_meta has no store_id") }
             return id
         }
+        self.storeID = storeID
+        listener = PostgresChangeListener(configuration: database.configuration,
+                                          channel: PostgresChangeListener.channel(storeID: storeID), notifier: notifier)
     }
+
+    deinit { listener.stop() }
 
     /// Opens the database, applies the migrations of `migrationsDirectory` (`migrations/postgresql`), and opens the store.
     public convenience init(configuration: PostgresDatabase.Configuration, migrationsDirectory: URL) throws {
@@ -49,25 +56,33 @@ public final class PostgresSyncStore: SyncStore {
 
     /// Runs `body` in one write transaction, then wakes long polls of every patient it changed.
     public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
-        let (result, changed) = try database.write { db in try Self.tracked(db, storeID: storeID, ordering: ordering, body) }
+        let (result, changed) = try database.write { db in try Self.tracked(db, storeID: storeID, ordering: ordering, listener: listener, body) }
         wake(changed)
         return result
     }
 
     /// `write` with the concrete writer, without blocking a thread.
     func asyncWriteRows<T: Sendable>(_ body: @escaping @Sendable (PostgresWriter) throws -> T) async throws -> T {
-        let (storeID, ordering) = (self.storeID, self.ordering)
-        let (result, changed) = try await database.asyncWrite { db in try Self.tracked(db, storeID: storeID, ordering: ordering, body) }
+        let (storeID, ordering, listener) = (self.storeID, self.ordering, self.listener)
+        let (result, changed) = try await database.asyncWrite { db in
+            try Self.tracked(db, storeID: storeID, ordering: ordering, listener: listener, body)
+        }
         wake(changed)
         return result
     }
 
-    /// Runs `body` with a writer (which takes the head row) and returns which patients it changed.
+    /// Runs `body` with a writer (which takes the head row), announces the patients it changed to the
+    /// other instances, and returns them.
     private static func tracked<T>(_ db: PostgresConnection, storeID: String, ordering: ChangeOrdering,
-                                   _ body: (PostgresWriter) throws -> T) throws -> (T, Set<String>) {
+                                   listener: PostgresChangeListener, _ body: (PostgresWriter) throws -> T) throws -> (T, Set<String>) {
         let writer = try PostgresWriter(db: db, storeID: storeID, ordering: ordering)
         let result = try body(writer)
         try writer.finish()
+        // Delivered to every instance's listener at commit (PostgresChangeListener).
+        for patient in writer.changedPatients {
+            try db.query("SELECT pg_notify($1, $2)",
+                         [.text(PostgresChangeListener.channel(storeID: storeID)), .text(listener.payload(patient: patient))])
+        }
         return (result, writer.changedPatients)
     }
 

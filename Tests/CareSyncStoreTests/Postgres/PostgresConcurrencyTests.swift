@@ -11,13 +11,39 @@ struct PostgresConcurrencyTests {
     static let patient = "patient-concurrent"
     static let t0 = Date(timeIntervalSince1970: 1_592_474_400)
 
-    /// `count` stores on one freshly migrated schema, as `count` CareSync instances would open it.
-    static func instances(_ count: Int, ordering: ChangeOrdering = .headRow) throws -> [PostgresSyncStore] {
-        let configuration = try PostgresFixture.makeConfiguration()
+    /// `count` stores on one freshly migrated schema, as `count` CareSync instances would open it; the
+    /// connections of instance i are named `<name>-i` in pg_stat_activity.
+    static func instances(_ count: Int, ordering: ChangeOrdering = .headRow, name: String = "instance") throws -> [PostgresSyncStore] {
+        var configuration = try PostgresFixture.makeConfiguration()
+        configuration.applicationName = "\(name)-0"
         let first = try PostgresDatabase(configuration)
         try PostgresMigrator(directory: PostgresFixture.migrationsURL).migrate(first)
-        return try [PostgresSyncStore(database: first, ordering: ordering)]
-            + (1..<count).map { _ in try PostgresSyncStore(database: PostgresDatabase(configuration), ordering: ordering) }
+        return try [PostgresSyncStore(database: first, ordering: ordering)] + (1..<count).map { i in
+            configuration.applicationName = "\(name)-\(i)"
+            return try PostgresSyncStore(database: PostgresDatabase(configuration), ordering: ordering)
+        }
+    }
+
+    /// A commit on one instance wakes a long poll parked on another (LISTEN/NOTIFY), long before its deadline.
+    @Test func aCommitOnOneInstanceWakesALongPollOnAnother() async throws {
+        let name = "wake-" + UUID().uuidString.prefix(8)
+        let stores = try Self.instances(2, name: name)
+        let (writer, poller) = (stores[0], stores[1])
+        // The listener connects on its own thread: wait until it listens, so the test never races it.
+        try await Eventually.until {
+            try writer.database.withConnection { db in
+                try db.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'",
+                             [.text("\(name)-1")]).first { try $0.int64(0) } == 1
+            }
+        }
+        let seen = poller.notifier.generation(of: Self.patient)
+        let started = ContinuousClock.now
+        let waiting = Task { await poller.notifier.wait(for: Self.patient, after: seen, timeout: 10) }
+        _ = try writer.upsert([SampleInput(type: .stepCount, value: 1, start: Self.t0, end: Self.t0 + 60)],
+                              patient: Self.patient, source: "s", now: Self.t0)
+        #expect(await waiting.value, "the poll on the other instance was not woken")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(poller.notifier.generation(of: "another patient") == 0)
     }
 
     /// Writers on two instances, readers paging with small limits on both: each reader sees every change once, in order.
