@@ -103,8 +103,11 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
 
 /// Builds the server the configuration describes: opens and migrates the database, wires the stores,
 /// the API and the HTTP listener. Nothing listens until `start()`.
+/// `rateLimitClock` is what the rate limiters read (tests freeze it).
 public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
-                        metrics: ServerMetrics = ServerMetrics()) throws -> CareSyncApplication {
+                        metrics: ServerMetrics = ServerMetrics(),
+                        rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
+    throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
     let database = try openDatabase(configuration)
     let store = try SQLiteSyncStore(database: database)
@@ -119,7 +122,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamLifetime = configuration.stream.lifetime
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
-                          metrics: metrics)
+                          metrics: metrics, rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
