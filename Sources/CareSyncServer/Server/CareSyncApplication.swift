@@ -104,8 +104,11 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
 
 /// Builds the server the configuration describes: opens and migrates the database, wires the stores,
 /// the API and the HTTP listener. Nothing listens until `start()`.
+/// `rateLimitClock` is what the rate limiters read (tests freeze it).
 public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
-                        metrics: ServerMetrics = ServerMetrics()) throws -> CareSyncApplication {
+                        metrics: ServerMetrics = ServerMetrics(),
+                        rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
+    throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
     let stores = try openStores(configuration)
     var limits = APILimits()
@@ -118,7 +121,8 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
-    let api = CareSyncAPI(store: stores.sync, access: stores.access, limits: limits, logger: logger, metrics: metrics)
+    let api = CareSyncAPI(store: stores.sync, access: stores.access, limits: limits, logger: logger, metrics: metrics,
+                          rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))

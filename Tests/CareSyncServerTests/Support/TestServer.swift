@@ -46,7 +46,8 @@ final class TestServer: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(_ mode: Mode = .live, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         self.mode = mode
         directory = try TemporaryDirectory("caresync-api")
         var configuration = Configuration()
@@ -55,7 +56,7 @@ final class TestServer: Sendable {
         configuration.port = 0
         configuration.sqliteSynchronous = .normal
         configure(&configuration)
-        app = try buildServer(configuration)
+        app = try buildServer(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now })
 
         let admin = app.api.admin
         let now = Date()
@@ -84,9 +85,10 @@ final class TestServer: Sendable {
 
     /// Stops the server and removes its files.
     /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
-    static func with(_ mode: Mode = .live, configure: (inout Configuration) -> Void = { _ in },
+    static func with(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
+                     configure: (inout Configuration) -> Void = { _ in },
                      _ body: (TestServer) async throws -> Void) async throws {
-        let server = try TestServer(mode, configure: configure)
+        let server = try TestServer(mode, rateLimitClock: rateLimitClock, configure: configure)
         do {
             try await body(server)
         } catch {
