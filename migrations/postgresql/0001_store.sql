@@ -62,7 +62,9 @@ CREATE TABLE tombstones (
     sync_id       text COLLATE "C",
     sync_version  bigint,
     source        text COLLATE "C" NOT NULL,
-    deleted_at_ms bigint NOT NULL
+    deleted_at_ms bigint NOT NULL,
+    -- The sequence of the deleted sample's insert (replica checksums as of an earlier anchor).
+    inserted_seq  bigint NOT NULL
 );
 CREATE INDEX tombstones_feed ON tombstones (patient, seq);
 CREATE UNIQUE INDEX tombstones_uuid ON tombstones (uuid);
@@ -74,6 +76,16 @@ CREATE TABLE sample_spans (
     patient         text COLLATE "C" NOT NULL,
     type            text COLLATE "C" NOT NULL,
     max_duration_ms bigint NOT NULL,
+    PRIMARY KEY (patient, type)
+);
+
+-- Replica checksums (docs/api.md "Replica checksums"): per (patient, type), the number of live samples and
+-- the sum modulo 2^64 of their digests (stored as the bigint with the same bits), kept in the write transaction.
+CREATE TABLE checksums (
+    patient text COLLATE "C" NOT NULL,
+    type    text COLLATE "C" NOT NULL,
+    count   bigint NOT NULL,
+    sum     bigint NOT NULL,
     PRIMARY KEY (patient, type)
 );
 

@@ -123,7 +123,7 @@ public final class PostgresSyncStore: SyncStore {
 
     /// The sequence a client anchor stands for (docs/sync-rules.md): an anchor of an earlier identity of
     /// this store (`store_lineage`) counts as this store's within the range the copy holds.
-    private func validate(_ anchor: Anchor, head: Int64, horizon: Int64, db: PostgresConnection) throws -> Int64 {
+    func validate(_ anchor: Anchor, head: Int64, horizon: Int64, db: PostgresConnection) throws -> Int64 {
         var anchor = anchor
         if anchor.storeID != storeID {
             guard let validThrough = try db.query("SELECT valid_through FROM store_lineage WHERE store_id = $1",

@@ -20,6 +20,8 @@ final class PostgresWriter: SyncTransaction {
     private(set) var changedPatients: Set<String> = []
     /// The longest duration inserted per (patient, type), for `sample_spans`.
     private var longest: [SpanKey: Int64] = [:]
+    /// What this transaction added to and took from each (patient, type)'s checksum, for `checksums`.
+    private var checksumDeltas: [SpanKey: TypeChecksum] = [:]
     private var random = SystemRandomNumberGenerator()
 
     private struct SpanKey: Hashable {
@@ -35,8 +37,20 @@ final class PostgresWriter: SyncTransaction {
         startHead = head
     }
 
-    /// Raises `sample_spans` and writes the head back; call once, after the body, before commit.
+    /// Raises `sample_spans`, adds the checksum deltas and writes the head back; call once, after the body,
+    /// before commit. Sums wrap at 2^64 (in Swift: PostgreSQL's bigint arithmetic would overflow instead).
     func finish() throws {
+        for (key, delta) in checksumDeltas {
+            var figures = try db.query("SELECT count, sum FROM checksums WHERE patient = $1 AND type = $2",
+                                       [.text(key.patient), .text(key.type)])
+                .first { TypeChecksum(count: try $0.int64(0), sum: UInt64(bitPattern: try $0.int64(1))) } ?? TypeChecksum()
+            figures.add(delta)
+            try db.query("""
+                INSERT INTO checksums (patient, type, count, sum) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (patient, type) DO UPDATE SET count = excluded.count, sum = excluded.sum
+                """, [.text(key.patient), .text(key.type), .int64(figures.count), .int64(Int64(bitPattern: figures.sum))])
+        }
+        checksumDeltas = [:]
         for (key, duration) in longest {
             try db.query("""
                 INSERT INTO sample_spans (patient, type, max_duration_ms) VALUES ($1, $2, $3)
@@ -152,6 +166,7 @@ final class PostgresWriter: SyncTransaction {
                   .text(try MetadataCoding.encode(input.metadata)), .bool(input.metadata["wasUserEntered"] == .bool(true))])
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         longest[key] = max(longest[key] ?? 0, end - start)
+        checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))
         return uuid
     }
 
@@ -159,11 +174,14 @@ final class PostgresWriter: SyncTransaction {
     func tombstone(_ sample: Sample, patient: String, now: Date) throws {
         let seq = try nextSequence(patient: patient)
         let moved = try db.query("""
-            WITH gone AS (DELETE FROM samples WHERE uuid = $1 RETURNING patient, uuid, type, start_ms, end_ms, sync_id,
+            WITH gone AS (DELETE FROM samples WHERE uuid = $1 RETURNING seq, patient, uuid, type, start_ms, end_ms, sync_id,
                                                                           sync_version, source)
-            INSERT INTO tombstones (seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms)
-            SELECT $2, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, $3 FROM gone
+            INSERT INTO tombstones (seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms,
+                                    inserted_seq)
+            SELECT $2, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, $3, seq FROM gone
             """, [.uuid(sample.uuid), .int64(seq), .int64(SyncRules.milliseconds(now))])
         guard moved.affected == 1 else { throw PostgresStoreCorruption("tombstoning a sample that is not live") }
+        checksumDeltas[SpanKey(patient: patient, type: sample.type.rawValue), default: TypeChecksum()]
+            .remove(SampleDigest.of(uuid: sample.uuid, syncVersion: sample.syncVersion))
     }
 }
