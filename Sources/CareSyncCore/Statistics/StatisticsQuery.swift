@@ -5,7 +5,7 @@ import Foundation
 /// Buckets of `interval` cover `[start, end)`, phased by `anchorDate` in the calendar of `timeZone`;
 /// the first and last bucket are cut to the range. Validate it with `StatisticsPlan(_:)`.
 public struct StatisticsQuery: Hashable, Sendable {
-    /// The quantity type; category types have no statistics. Build `unit` with `type.unit(_:)` (molar mass).
+    /// The quantity type; category and correlation types have no statistics (a correlation's components do). Build `unit` with `type.unit(_:)` (molar mass).
     public var type: SampleType
     /// The first instant counted.
     public var start: Date
@@ -50,6 +50,9 @@ public struct StatisticsQuery: Hashable, Sendable {
         let aggregates = options.subtracting(.separateBySource)
         if type.kind == .category {
             problem("type", "\(type.rawValue) is a category type; statistics need a quantity type")
+        } else if type.kind == .correlation {
+            problem("type", "\(type.rawValue) is a correlation; ask for the statistics of each component, "
+                    + type.components.map(\.rawValue).joined(separator: " or ") + ", which count its samples too")
         } else if type.isCumulative {
             if aggregates != .cumulativeSum {
                 problem("options", "\(type.rawValue) is cumulative: options must be cumulativeSum"
