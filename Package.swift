@@ -52,7 +52,7 @@ let package = Package(
         ]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer", "CareSyncCore",
+            "CareSyncServer", "CareSyncCore", "CareSyncHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
-        .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP"]),
+        .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore",
                                                             "CareSyncReferenceModel", "CareSyncTestSupport"]),
     ]

@@ -30,6 +30,10 @@ public protocol SyncStore: Sendable {
     /// The anchor at the head of the change log now (what a reader with nothing new would be handed).
     func currentAnchor() throws -> Anchor
 
+    /// `HKStatisticsCollectionQuery` over the patient's live samples, all from one snapshot; throws
+    /// `SyncError.validationFailed` for a query the type does not allow.
+    func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection
+
     /// The current version of a report, or nil.
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport?
 

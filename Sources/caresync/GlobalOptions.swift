@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import ArgumentParser
 import CareSyncServer
 import Foundation
@@ -49,8 +50,8 @@ func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
 /// Writes one line for `error` on stderr and returns exit code 1 (an `ExitCode` passes through).
 private func exitCode(reporting error: any Error) -> ExitCode {
     switch error {
-    case let e as APIError:
-        let problems = e.errors.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
+    case let e as HTTPError:
+        let problems = e.errors.map { "\($0.field ?? ""): \($0.message)" }.joined(separator: "; ")
         FileHandle.standardError.write(Data("caresync: \(e.detail)\(problems.isEmpty ? "" : " (\(problems))")\n".utf8))
     case let e as CLIError:
         FileHandle.standardError.write(Data("caresync: \(e.description)\n".utf8))

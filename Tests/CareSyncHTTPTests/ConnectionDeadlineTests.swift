@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ import Testing
                 pipeline: RequestPipeline(responder: router, headFilter: nil, logger: TestServer.quietLogger),
                 logger: TestServer.quietLogger)
             var pair: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw RawClient.Failure.connect(errno) }
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw TestHTTPClient.Failure.connect(errno) }
             _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
             var tv = timeval(tv_sec: 2, tv_usec: 0)
             setsockopt(pair[1], SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -12,7 +13,7 @@ extension LiveTests {
 
         @Test func continueIsSentOnlyAfterTheHeadIsAccepted() async throws {
             let (server, port) = try TestServer.start(headFilter: Self.authFilter)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
             #expect(try client.read().status == 100)
             client.send("body")
@@ -25,7 +26,7 @@ extension LiveTests {
 
         @Test func refusedHeadGets401WithoutContinueAndCloses() async throws {
             let (server, port) = try TestServer.start(headFilter: Self.authFilter)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer bad\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
             let reply = try client.read()
             #expect(reply.status == 401)
@@ -38,7 +39,7 @@ extension LiveTests {
 
         @Test func refusedHeadWhoseBodyCameAlongIsStill401AndKeepsTheConnection() async throws {
             let (server, port) = try TestServer.start(headFilter: Self.authFilter)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer bad\r\nContent-Length: 4\r\n\r\nbody")
             let refused = try client.read()
             #expect(refused.status == 401)
@@ -54,7 +55,7 @@ extension LiveTests {
             var configuration = TestServer.configuration()
             configuration.maxBodySize = 100
             let (server, port) = try TestServer.start(configuration, headFilter: Self.authFilter)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n")
             let reply = try client.read()
             #expect(reply.status == 413)
@@ -66,13 +67,13 @@ extension LiveTests {
             var configuration = TestServer.configuration()
             configuration.maxConnections = 2
             let (server, port) = try TestServer.start(configuration)
-            let first = try RawClient(port: port)
-            let second = try RawClient(port: port)
+            let first = try TestHTTPClient(port: port)
+            let second = try TestHTTPClient(port: port)
             for client in [first, second] {
                 client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
                 #expect(try client.read().status == 200)
             }
-            let third = try RawClient(port: port)
+            let third = try TestHTTPClient(port: port)
             third.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             let reply = try third.read()
             #expect(reply.status == 503)
@@ -85,8 +86,8 @@ extension LiveTests {
 
         @Test func gracefulShutdownFinishesTheRequestInFlight() async throws {
             let (server, port) = try TestServer.start()
-            let busy = try RawClient(port: port)
-            let idle = try RawClient(port: port)
+            let busy = try TestHTTPClient(port: port)
+            let idle = try TestHTTPClient(port: port)
             idle.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(try idle.read().status == 200)
             busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -107,7 +108,7 @@ extension LiveTests {
             await stopped
             #expect(clock.now - started < .seconds(10), "shutdown returns when the last request is done, not at the grace period")
             #expect(server.connectionCount == 0)
-            #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+            #expect(throws: TestHTTPClient.Failure.self) { _ = try TestHTTPClient(port: port) }
         }
 
         @Test func shutdownGracePeriodBoundsASlowHandler() async throws {
@@ -117,7 +118,7 @@ extension LiveTests {
                 return .text("late")
             }
             let (server, port) = try TestServer.start(responder: router)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
             try await Task.sleep(for: .milliseconds(50))
             let clock = ContinuousClock()
@@ -137,7 +138,7 @@ extension LiveTests {
             // Connecting 1,000 clients takes a while: a long idle deadline keeps the first ones open.
             let configuration = TestServer.configuration(header: .seconds(10), idle: .seconds(10))
             let (server, port) = try TestServer.start(configuration, responder: router)
-            let clients = try (0..<1000).map { _ in try RawClient(port: port, timeout: 10) }
+            let clients = try (0..<1000).map { _ in try TestHTTPClient(port: port, timeout: 10) }
             for client in clients { client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n") }
             let clock = ContinuousClock()
             let limit = clock.now + .seconds(10)
@@ -146,7 +147,7 @@ extension LiveTests {
             }
             #expect(parked.withLock { $0.count } == 1000)
             // With 1,000 requests parked, another request is still served at once.
-            let other = try RawClient(port: port)
+            let other = try TestHTTPClient(port: port)
             other.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
             while parked.withLock({ $0.count }) < 1001, clock.now < limit {
                 try await Task.sleep(for: .milliseconds(5))
@@ -174,10 +175,10 @@ extension LiveTests {
                 return .text("unparked")
             }
             let (server, port) = try TestServer.start(configuration, responder: router)
-            let parked = try RawClient(port: port)
+            let parked = try TestHTTPClient(port: port)
             parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
             // The one loop is not held by the parked handler: another connection is served.
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi")
             #expect(try client.read().text == "slow")
             #expect(try client.read().text == "hi")
@@ -199,7 +200,7 @@ extension LiveTests {
                 await server.runUntilSignalled([SIGUSR2], gracePeriod: .seconds(3)) { installed.continuation.yield() }
             }
             for await _ in installed.stream { break }
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
             try await Task.sleep(for: .milliseconds(50))
             kill(getpid(), SIGUSR2)
@@ -208,7 +209,7 @@ extension LiveTests {
             #expect(reply.header("Connection") == "close")
             await running.value
             #expect(server.connectionCount == 0)
-            #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+            #expect(throws: TestHTTPClient.Failure.self) { _ = try TestHTTPClient(port: port) }
         }
     }
 }
@@ -225,10 +226,10 @@ extension LiveTests {
                 return .text("done")
             }
             let (server, port) = try TestServer.start(configuration, responder: router)
-            let parked = try RawClient(port: port)
+            let parked = try TestHTTPClient(port: port)
             parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
             try await Task.sleep(for: .milliseconds(100))
-            let other = try RawClient(port: port)
+            let other = try TestHTTPClient(port: port)
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             let refused = try other.read()
             #expect(refused.status == 503)

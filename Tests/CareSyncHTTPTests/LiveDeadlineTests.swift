@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncHTTP
@@ -6,10 +7,10 @@ extension LiveTests {
     @Suite struct Deadlines {
         @Test func slowHeadGets408AndClose() async throws {
             let (server, port) = try TestServer.start(TestServer.shortDeadlines())
-            let slow = try RawClient(port: port)
+            let slow = try TestHTTPClient(port: port)
             slow.send("GET /hello HTTP/1.1\r\nHo")
             // Another client is served normally meanwhile.
-            let other = try RawClient(port: port)
+            let other = try TestHTTPClient(port: port)
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(try other.read().status == 200)
             let reply = try slow.read()
@@ -21,7 +22,7 @@ extension LiveTests {
 
         @Test func slowlorisTricklingBytesIsStillCutOff() async throws {
             let (server, port) = try TestServer.start(TestServer.shortDeadlines())
-            let slow = try RawClient(port: port)
+            let slow = try TestHTTPClient(port: port)
             let clock = ContinuousClock()
             let started = clock.now
             for byte in "GET /hello HTTP/1.1\r\nX-A: b".utf8 {
@@ -37,7 +38,7 @@ extension LiveTests {
 
         @Test func slowBodyGets408AndClose() async throws {
             let (server, port) = try TestServer.start(TestServer.shortDeadlines())
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
             let reply = try client.read()
             #expect(reply.status == 408)
@@ -47,7 +48,7 @@ extension LiveTests {
 
         @Test func idleKeepAliveIsClosedSilently() async throws {
             let (server, port) = try TestServer.start(TestServer.shortDeadlines())
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(try client.read().status == 200)
             // "Not before the deadline" is checked exactly with an injected clock (ConnectionDeadlineTests);
@@ -61,7 +62,7 @@ extension LiveTests {
             var router = Router()
             router.get("/huge") { _, _ in Response(body: .bytes([UInt8](repeating: 65, count: 32 * 1024 * 1024))) }
             let (server, port) = try TestServer.start(TestServer.shortDeadlines(), responder: router)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /huge HTTP/1.1\r\nHost: a\r\n\r\n")
             let clock = ContinuousClock()
             let accepted = clock.now + .seconds(2)

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncHTTP
@@ -7,7 +8,7 @@ extension LiveTests {
         @Test(arguments: SmugglingCase.all)
         func answersTheExactStatusAndCloses(_ testCase: SmugglingCase) async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send(testCase.raw)
             let reply = try client.read()
             #expect(reply.status == testCase.status, "\(testCase.name)")
@@ -21,7 +22,7 @@ extension LiveTests {
 
         @Test func validRequestsKeepTheConnectionOpen() async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 00005\r\n\r\nhello")
             #expect(try client.read().text == "hello")
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\n000005\r\nhello\r\n0\r\n\r\n")

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -10,7 +11,7 @@ extension LiveTests {
     @Suite struct Connections {
         @Test func keepAliveReusesTheConnection() async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             for _ in 0..<3 {
                 client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
                 let reply = try client.read()
@@ -26,7 +27,7 @@ extension LiveTests {
 
         @Test func threePipelinedRequestsAnswerInOrder() async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(try client.read().text == "slow")
             #expect(try client.read().text == "abc")
@@ -37,7 +38,7 @@ extension LiveTests {
 
         @Test func chunkedUploadAndChunkedResponse() async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\nT: 1\r\n\r\n")
             #expect(try client.read().text == "Wikipedia")
             client.send("GET /stream HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -50,7 +51,7 @@ extension LiveTests {
 
         @Test func gzipBothWays() async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("GET /big HTTP/1.1\r\nHost: a\r\nAccept-Encoding: gzip, br\r\n\r\n")
             let packed = try client.read()
             #expect(packed.header("Content-Encoding") == "gzip")
@@ -71,7 +72,7 @@ extension LiveTests {
             let (server, port) = try TestServer.start(configuration)
             let bomb = Gzip.compress([UInt8](repeating: 0, count: 10_000_000))
             #expect(bomb.count < configuration.maxBodySize)
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send(Array("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n".utf8) + bomb)
             let reply = try client.read()
             #expect(reply.status == 413)
@@ -81,7 +82,7 @@ extension LiveTests {
 
         @Test func headSendsNoBody() async throws {
             let (server, port) = try TestServer.start()
-            let client = try RawClient(port: port)
+            let client = try TestHTTPClient(port: port)
             client.send("HEAD /big HTTP/1.1\r\nHost: a\r\n\r\n")
             let reply = try client.read(head: true)
             #expect(reply.status == 200)
@@ -93,13 +94,13 @@ extension LiveTests {
 
         @Test func http10ClosesUnlessKeepAlive() async throws {
             let (server, port) = try TestServer.start()
-            let plain = try RawClient(port: port)
+            let plain = try TestHTTPClient(port: port)
             plain.send("GET /hello HTTP/1.0\r\n\r\n")
             let reply = try plain.read()
             #expect(reply.status == 200)
             #expect(reply.header("Connection") == "close")
             #expect(plain.isClosed())
-            let kept = try RawClient(port: port)
+            let kept = try TestHTTPClient(port: port)
             kept.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             #expect(try kept.read().header("Connection") == "keep-alive")
             #expect(!kept.isClosed(within: 0.1))
@@ -109,7 +110,7 @@ extension LiveTests {
         @Test func dualStackServesIPv4AndIPv6() async throws {
             let (server, port) = try TestServer.start(TestServer.configuration(host: "::"))
             for ipv6 in [false, true] {
-                let client = try RawClient(port: port, ipv6: ipv6)
+                let client = try TestHTTPClient(port: port, ipv6: ipv6)
                 client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
                 #expect(try client.read().status == 200)
             }

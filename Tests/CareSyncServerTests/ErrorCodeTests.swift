@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
@@ -123,6 +124,7 @@ struct FailingStore: SyncStore {
     ) async throws -> IdempotentWriteResult<Value> { throw DiskOnFire() }
     func changes(_ query: ChangeQuery) throws -> ChangeSet { throw DiskOnFire() }
     func currentAnchor() throws -> Anchor { throw DiskOnFire() }
+    func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw DiskOnFire() }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw DiskOnFire() }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw DiskOnFire() }
     func purgeTombstones(before horizon: Date) throws -> Int { throw DiskOnFire() }

@@ -81,7 +81,7 @@ import CareSyncTestSupport
                     if let id = event.id { last = id }
                     if let goal = target.current, last == goal { return replica }
                 }
-                throw SocketHTTPClient.Failure(description: "stream ended before the final anchor")
+                throw TestHTTPClient.Failure.malformed("stream ended before the final anchor")
             }
             // Two writers: inserts, replacements (a higher version: new uuid, old one deleted) and deletions.
             func writer(_ token: String, _ prefix: String) async throws {
@@ -255,7 +255,7 @@ import CareSyncTestSupport
                              "-H", "Authorization: Bearer \(server.tokens.aliceDevice)",
                              "http://127.0.0.1:\(server.port)\(Self.changes)"]
             // On a thread of its own: the server under test shares the cooperative pool.
-            let (status, bytes) = try await EventStreamClient.onOwnThread { () throws -> (Int32, Data) in
+            let (status, bytes) = try await TestHTTPClient.onOwnThread { () throws -> (Int32, Data) in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = arguments

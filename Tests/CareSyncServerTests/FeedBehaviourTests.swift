@@ -11,7 +11,6 @@ import CareSyncTestSupport
             let head = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
             let anchor = try #require(head.json["anchor"]?.stringValue)
 
-            let started = ContinuousClock.now
             async let polled = server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)&wait=20", token: t.aliceDevice)
             try await Eventually.until { server.app.api.notifier.waiterCount == 1 }
             // A commit for another patient must not answer alice's poll.
@@ -155,7 +154,7 @@ enum Shell {
                 + "Content-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n"
             // A premature `100 Continue` would be the first status read; a server that waited for the
             // body would answer 408 at its body deadline instead. So 401 first proves both, with no clock.
-            let reply = try await SocketHTTPClient(port: server.port).exchange(raw: Array(head.utf8))
+            let reply = try await TestHTTPClient.exchange(port: server.port, raw: Array(head.utf8))
             #expect(reply.status == 401)
             #expect(reply.code == "unauthorized")
         }
@@ -194,9 +193,10 @@ enum Shell {
             let anchor = try #require(head.json["anchor"]?.stringValue)
             let request = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=30 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
             let notifier = server.app.api.notifier
-            let socket = try SocketHTTPClient(port: server.port).open(sending: Array(request.utf8))
+            let client = try TestHTTPClient(port: server.port)
+            client.send(request)
             try await Eventually.until { notifier.waiterCount == 1 }
-            close(socket)
+            client.close()
             // Gone within moments, not at its 30 s deadline.
             try await Eventually.until(deadline: .seconds(3)) { notifier.waiterCount == 0 }
         }

@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Testing
 @testable import CareSyncServer
 
@@ -14,7 +15,7 @@ import Testing
     @Test(arguments: ["", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "-", "tru", "nul", "\"a", "\"\u{01}\"",
                       "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "[1] 2", "{a:1}", "{\"a\" 1}", "NaN", "[" + String(repeating: "[", count: 100) + "]"])
     func refusesMalformedDocuments(text: String) {
-        #expect(throws: APIError.self) { try JSONValue.parse(Array(text.utf8)) }
+        #expect(throws: HTTPError.self) { try JSONValue.parse(Array(text.utf8)) }
     }
 
     @Test func roundTripsThroughTheSerializer() throws {

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncServer

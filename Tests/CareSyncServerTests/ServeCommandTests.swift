@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncServer
@@ -28,9 +29,8 @@ import Testing
             Issue.record("caresync executable not built at \(Self.executable.path)")
             return
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-serve-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let env = ["CARESYNC_DATABASE": directory.appendingPathComponent("db.sqlite").path,
+        let directory = try TemporaryDirectory("caresync-serve")
+        let env = ["CARESYNC_DATABASE": directory.path("db.sqlite"),
                    "CARESYNC_MIGRATIONS_DIRECTORY": TestServer.repositoryRoot.appendingPathComponent("migrations").path,
                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
 
@@ -47,9 +47,9 @@ import Testing
         let process = server.process, port = server.port
         #expect(port > 0)
 
-        let health = try await SocketHTTPClient(port: port).send(method: "GET", path: "/healthz", headers: [], body: [])
+        let health = try await TestHTTPClient.send(port: port, method: "GET", path: "/healthz", headers: [], body: [])
         #expect(health.status == 200)
-        let feed = try await SocketHTTPClient(port: port).send(method: "GET", path: "/v1/patients/carol/changes",
+        let feed = try await TestHTTPClient.send(port: port, method: "GET", path: "/v1/patients/carol/changes",
                                                                headers: [("Authorization", "Bearer \(secret)")], body: [])
         #expect(feed.status == 200)
 

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncHTTP
 import Foundation
 import Testing
@@ -148,7 +149,7 @@ import Testing
         #expect(ProblemCode.all.allSatisfy { $0.title?.isEmpty == false })
         #expect(Set(ProblemCode.all.map(\.rawValue)).count == ProblemCode.all.count)
         #expect(Set(ProblemCode.httpLayer).isSubset(of: Set(ProblemCode.all)))
-        #expect(APIError.invalidAnchor.httpError.title == "Invalid anchor")
+        #expect(HTTPError.invalidAnchor.title == "Invalid anchor")
     }
 }
 
@@ -184,7 +185,7 @@ import Testing
         ("application/json", false),
     ])
     func anEventStreamOnlyWhenTheClientPrefersOne(accept: String, streams: Bool) {
-        let request = APIRequest(method: "GET", path: "/v1/patients/alice/changes", headers: [(name: "Accept", value: accept)])
+        let request = Request(method: .get, target: "/v1/patients/alice/changes", headers: [.accept: accept])
         #expect(CareSyncAPI.wantsEventStream(request) == streams)
     }
 }

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncCore
 import Foundation
 import CareSyncReferenceModel
@@ -60,7 +61,7 @@ import Testing
                     seed: UInt64) throws -> [Violations] {
         let f = try StoreFixture.make()
         let store = f.store
-        let done = LockedFlag()
+        let done = Shared(false)
         let committed = UUIDLog()
         let group = DispatchGroup()
         let failures = UUIDLog()
@@ -92,7 +93,7 @@ import Testing
                 var anchor: Anchor?
                 do {
                     while true {
-                        let writersFinished = done.isSet
+                        let writersFinished = done.current
                         let page = try feed(store, anchor, limit)
                         seen += (page.samples.map { ($0.uuid) } + page.deletedObjects.map(\.uuid))
                         anchor = page.anchor
@@ -104,7 +105,7 @@ import Testing
             }.start()
         }
         group.wait()
-        done.set()
+        done.set(true)
         readerGroup.wait()
         let truth = try store.changes(ChangeQuery(patient: patient, limit: 5_000))
         #expect(!truth.hasMore)
@@ -137,19 +138,17 @@ import Testing
 }
 
 /// Thread-safe append-only logs for the harness.
-final class UUIDLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var uuids: [UUID] = []
-    private var failures: [String] = []
-    func append(_ new: [UUID]) { lock.withLock { uuids += new } }
-    func fail(_ message: String) { lock.withLock { failures.append(message) } }
-    var all: [UUID] { lock.withLock { uuids } }
-    var messages: [String] { lock.withLock { failures } }
+final class UUIDLog: Sendable {
+    private let uuids = Shared<[UUID]>([])
+    private let failures = Shared<[String]>([])
+    func append(_ new: [UUID]) { uuids.update { $0 += new } }
+    func fail(_ message: String) { failures.update { $0.append(message) } }
+    var all: [UUID] { uuids.current }
+    var messages: [String] { failures.current }
 }
 
-final class ViolationsLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [FeedConcurrencyTests.Violations] = []
-    func append(_ v: FeedConcurrencyTests.Violations) { lock.withLock { items.append(v) } }
-    var all: [FeedConcurrencyTests.Violations] { lock.withLock { items } }
+final class ViolationsLog: Sendable {
+    private let items = Shared<[FeedConcurrencyTests.Violations]>([])
+    func append(_ v: FeedConcurrencyTests.Violations) { items.update { $0.append(v) } }
+    var all: [FeedConcurrencyTests.Violations] { items.current }
 }

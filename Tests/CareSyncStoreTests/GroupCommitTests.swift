@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncReferenceModel
 import Foundation
 import Testing
@@ -8,11 +9,10 @@ import Testing
     struct Planned: Error, Equatable { let name: String }
 
     /// What each writer got back.
-    final class Outcomes: @unchecked Sendable {
-        private let lock = NSLock()
-        private var byName: [String: Result<Int64, Planned>] = [:]
-        func set(_ name: String, _ result: Result<Int64, Planned>) { lock.withLock { byName[name] = result } }
-        subscript(_ name: String) -> Result<Int64, Planned>? { lock.withLock { byName[name] } }
+    final class Outcomes: Sendable {
+        private let byName = Shared<[String: Result<Int64, Planned>]>([:])
+        func set(_ name: String, _ result: Result<Int64, Planned>) { byName.update { $0[name] = result } }
+        subscript(_ name: String) -> Result<Int64, Planned>? { byName.current[name] }
     }
 
     /// A database with `t (x INTEGER UNIQUE)`, and a leader write held open until `release` is signalled,

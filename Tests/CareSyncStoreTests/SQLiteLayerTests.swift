@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncStore
@@ -110,10 +111,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let database = try Database(path: dir.path("a.sqlite"))
         try database.write { db in try db.execute("CREATE TABLE t (x INTEGER)") }
-        let stop = LockedFlag()
+        let stop = Shared(false)
         let writer = Thread {
             var i: Int64 = 0
-            while !stop.isSet {
+            while !stop.current {
                 i += 1
                 _ = try? database.write { db in try db.execute("INSERT INTO t VALUES (?)", [.integer(i)]) }
             }
@@ -121,7 +122,7 @@ import Testing
         writer.start()
         Thread.sleep(forTimeInterval: 0.05)
         try database.backup(to: dir.path("copy.sqlite")) { db in try db.execute("CREATE TABLE marker (x)") }
-        stop.set()
+        stop.set(true)
         let copy = try Connection(path: dir.path("copy.sqlite"))
         #expect(try copy.scalarString("PRAGMA integrity_check") == "ok")
         let count = try copy.scalarInt64("SELECT count(*) FROM t") ?? 0
@@ -176,10 +177,3 @@ import Testing
     }
 }
 
-/// A flag threads can set and read.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-}

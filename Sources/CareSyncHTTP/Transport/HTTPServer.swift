@@ -176,26 +176,11 @@ public final class HTTPServer: Sendable {
     /// Serves until one of `signals` arrives, calling `onSignalsInstalled` once the handlers are in
     /// place (tests use a signal no other suite listens for).
     func runUntilSignalled(_ signals: [Int32], gracePeriod: Duration, onSignalsInstalled: @Sendable () -> Void) async {
-        let queue = DispatchQueue(label: "caresync.http.signals")
-        let previous = signals.map { signal($0, SIG_IGN) }
-        let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
-        await withCheckedContinuation { (received: CheckedContinuation<Void, Never>) in
-            let once = Mutex(false)
-            for source in sources {
-                source.setEventHandler {
-                    let first = once.withLock { fired in
-                        defer { fired = true }
-                        return !fired
-                    }
-                    if first { received.resume() }
-                }
-                source.resume()
-            }
-            onSignalsInstalled()
-        }
-        for source in sources { source.cancel() }
+        let termination = TerminationSignal(signals)
+        onSignalsInstalled()
+        await termination.wait()
         await shutdown(gracePeriod: gracePeriod)
-        for (signalNumber, handler) in zip(signals, previous) { signal(signalNumber, handler) }
+        termination.cancel()
     }
 }
 

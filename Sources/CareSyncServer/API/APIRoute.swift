@@ -1,46 +1,49 @@
+import CareSyncHTTP
+import HTTPTypes
+
 /// One endpoint: method, path pattern with `{name}` parameters, and its handler.
 public struct APIRoute: Sendable {
-    /// The HTTP method, upper case.
-    public var method: String
+    /// The HTTP method.
+    public var method: HTTPRequest.Method
     /// The path pattern, such as `/v1/patients/{patientId}/samples`.
     public var pattern: String
-    /// The handler.
-    public var handler: @Sendable (APIRequest) async throws -> APIReply
+    /// The handler: the HTTP request and the API's context in, the response out; refusals are thrown `HTTPError`s.
+    public var handler: @Sendable (Request, APIContext) async throws -> Response
 
     /// A route: method, pattern, handler.
-    public init(_ method: String, _ pattern: String, _ handler: @escaping @Sendable (APIRequest) async throws -> APIReply) {
+    public init(_ method: HTTPRequest.Method, _ pattern: String,
+                _ handler: @escaping @Sendable (Request, APIContext) async throws -> Response) {
         self.method = method; self.pattern = pattern; self.handler = handler
     }
 }
-
 extension CareSyncAPI {
     /// Every endpoint of the API; the OpenAPI document lists exactly these.
     public var routes: [APIRoute] {
         [
-            APIRoute("POST", "/v1/patients/{patientId}/samples", postSamples),
-            APIRoute("POST", "/v1/patients/{patientId}/samples/delete", deleteSamples),
-            APIRoute("GET", "/v1/patients/{patientId}/changes", getChanges),
-            APIRoute("POST", "/v1/patients/{patientId}/weekly-reports", postReport),
-            APIRoute("GET", "/v1/patients/{patientId}/weekly-reports", listReports),
-            APIRoute("GET", "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", getReport),
-            APIRoute("DELETE", "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", deleteReport),
-            APIRoute("GET", "/v1/patients/{patientId}/statistics", getStatistics),
-            APIRoute("GET", "/v1/types", listTypes),
-            APIRoute("POST", "/v1/patients", createPatient),
-            APIRoute("GET", "/v1/patients", listPatients),
-            APIRoute("GET", "/v1/patients/{patientId}", getPatient),
-            APIRoute("POST", "/v1/care-teams", createCareTeam),
-            APIRoute("GET", "/v1/care-teams", listCareTeams),
-            APIRoute("POST", "/v1/care-teams/{name}/patients", addCareTeamPatient),
-            APIRoute("POST", "/v1/tokens", createToken),
-            APIRoute("GET", "/v1/tokens", listTokens),
-            APIRoute("DELETE", "/v1/tokens/{tokenId}", revokeToken),
-            APIRoute("GET", "/v1/audit", listAudit),
-            APIRoute("GET", "/v1/whoami", whoami),
-            APIRoute("GET", "/healthz", healthz),
-            APIRoute("GET", "/readyz", readyz),
-            APIRoute("GET", "/metrics", metricsText),
-            APIRoute("GET", "/openapi.json", openAPI),
+            APIRoute(.post, "/v1/patients/{patientId}/samples", postSamples),
+            APIRoute(.post, "/v1/patients/{patientId}/samples/delete", deleteSamples),
+            APIRoute(.get, "/v1/patients/{patientId}/changes", getChanges),
+            APIRoute(.post, "/v1/patients/{patientId}/weekly-reports", postReport),
+            APIRoute(.get, "/v1/patients/{patientId}/weekly-reports", listReports),
+            APIRoute(.get, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", getReport),
+            APIRoute(.delete, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", deleteReport),
+            APIRoute(.get, "/v1/patients/{patientId}/statistics", getStatistics),
+            APIRoute(.get, "/v1/types", listTypes),
+            APIRoute(.post, "/v1/patients", createPatient),
+            APIRoute(.get, "/v1/patients", listPatients),
+            APIRoute(.get, "/v1/patients/{patientId}", getPatient),
+            APIRoute(.post, "/v1/care-teams", createCareTeam),
+            APIRoute(.get, "/v1/care-teams", listCareTeams),
+            APIRoute(.post, "/v1/care-teams/{name}/patients", addCareTeamPatient),
+            APIRoute(.post, "/v1/tokens", createToken),
+            APIRoute(.get, "/v1/tokens", listTokens),
+            APIRoute(.delete, "/v1/tokens/{tokenId}", revokeToken),
+            APIRoute(.get, "/v1/audit", listAudit),
+            APIRoute(.get, "/v1/whoami", whoami),
+            APIRoute(.get, "/healthz", healthz),
+            APIRoute(.get, "/readyz", readyz),
+            APIRoute(.get, "/metrics", metricsText),
+            APIRoute(.get, "/openapi.json", openAPI),
         ]
     }
 }

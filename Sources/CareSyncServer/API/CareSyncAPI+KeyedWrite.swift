@@ -1,4 +1,6 @@
 import CareSyncCore
+import CareSyncHTTP
+import HTTPTypes
 import Crypto
 
 extension CareSyncAPI {
@@ -7,16 +9,16 @@ extension CareSyncAPI {
     /// write without its answer (a retry would otherwise run it again), and two concurrent retries cannot both
     /// run it. `committed` runs once, after a write that really happened.
     func keyedWrite<T: Sendable>(
-        _ request: APIRequest, principal: Principal, operation: String, audit auditScope: AuditScope, count: Int,
+        _ request: Request, principal: Principal, operation: String, audit auditScope: AuditScope, count: Int,
         writer: @escaping @Sendable (any SyncTransaction) throws -> T,
-        render: @escaping @Sendable (T) -> APIReply,
+        render: @escaping @Sendable (T) -> Response,
         committed: (T) -> Void = { _ in }
-    ) async throws -> APIReply {
+    ) async throws -> Response {
         let now = clock(), logger = self.logger
         var claim: IdempotencyClaim?
         if let key = request.header("Idempotency-Key") {
             guard !key.isEmpty, key.utf8.count <= 255 else {
-                throw APIError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
+                throw HTTPError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
             }
             claim = IdempotencyClaim(key: IdempotencyKey(scope: principal.tokenID, key: key), requestHash: Self.requestHash(request),
                                      now: now, lifetime: limits.idempotencyRetention)
@@ -25,13 +27,15 @@ extension CareSyncAPI {
             try await self.store.write(idempotency: claim) { transaction in
                 let value = try writer(transaction)
                 let reply = render(value)
-                let record = auditScope.record(count: count, status: reply.status, time: now)
+                let record = auditScope.record(count: count, status: reply.status.code, time: now)
                 do {
                     try transaction.appendAudit(record)
                 } catch {
                     throw AuditLog.unrecorded(record, error, logger: logger)
                 }
-                return WriteAnswer(value: (value, reply), status: reply.status, response: reply.body)
+                // A write's answer is JSON bytes, never a stream: the whole of it is what a retry replays.
+                guard case .bytes(let body) = reply.body else { throw HTTPError.internal }
+                return WriteAnswer(value: (value, reply), status: reply.status.code, response: body)
             }
         }
         switch result {
@@ -40,19 +44,19 @@ extension CareSyncAPI {
             committed(value)
             return reply
         case .replayed(let record):
-            return APIReply(status: record.status, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")],
-                            body: record.response)
+            return Response.json(record.response, status: .standard(record.status),
+                                 headers: [HTTPField.Name("Idempotent-Replayed")!: "true"])
         case .keyReused:
-            throw APIError.validation([ValidationProblem(index: nil, field: "Idempotency-Key",
+            throw HTTPError.validation([ValidationProblem(index: nil, field: "Idempotency-Key",
                 message: "this key was used with a different request body")],
                 detail: "The Idempotency-Key was already used for a different request.")
         }
     }
 
     /// SHA-256 of method, path and body: what makes two requests with one key "the same request".
-    static func requestHash(_ request: APIRequest) -> [UInt8] {
+    static func requestHash(_ request: Request) -> [UInt8] {
         var hasher = SHA256()
-        hasher.update(data: Array("\(request.method) \(request.path)\n".utf8))
+        hasher.update(data: Array("\(request.method.rawValue) \(request.path)\n".utf8))
         hasher.update(data: request.body)
         return Array(hasher.finalize())
     }

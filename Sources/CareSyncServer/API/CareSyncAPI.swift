@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Crypto
 import Foundation
 import Logging
@@ -59,7 +60,7 @@ public final class CareSyncAPI: Sendable {
         do {
             return try await body()
         } catch let e as SyncError {
-            throw APIError.from(e)
+            throw HTTPError.from(e)
         }
     }
 
@@ -68,7 +69,7 @@ public final class CareSyncAPI: Sendable {
         do {
             return try await executor.run(body)
         } catch let e as SyncError {
-            throw APIError.from(e)
+            throw HTTPError.from(e)
         }
     }
 
@@ -78,27 +79,27 @@ public final class CareSyncAPI: Sendable {
         let address = peer.map(Self.host(of:))
         if let address, let seconds = failedAuthBudget.wait(for: address) {
             metrics.rateLimited(reason: "failedAuth")
-            throw APIError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
+            throw HTTPError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
         }
         let now = clock()
         let authenticator = self.authenticator
         let principal: Principal
         do {
             principal = try await blocking { try authenticator.authenticate(authorization: authorization, now: now) }
-        } catch let error as APIError where error.status == 401 {
+        } catch let error as HTTPError where error.status == .unauthorized {
             if let address { _ = failedAuthBudget.spend(address) }
             throw error
         }
         if let seconds = tokenBudget.spend(principal.tokenID) {
             metrics.rateLimited(reason: "token")
-            throw APIError.tooManyRequests("This token is over its request budget; retry later.", retryAfter: seconds)
+            throw HTTPError.tooManyRequests("This token is over its request budget; retry later.", retryAfter: seconds)
         }
         return principal
     }
 
     /// The caller of a request, or 401 (or 429, as above).
-    func authenticate(_ request: APIRequest) async throws -> Principal {
-        if let known = request.principal { return known }
+    func authenticate(_ request: Request, _ context: APIContext) async throws -> Principal {
+        if let known = context.principal { return known }
         return try await authenticate(authorization: request.header("Authorization"))
     }
 
@@ -110,18 +111,18 @@ public final class CareSyncAPI: Sendable {
 
     /// Authenticates, checks reach to `{patientId}`, runs `body`, and commits an audit record with the
     /// status answered and the item count `body` reports (0 on failure) before the answer leaves.
-    func patientScoped(_ request: APIRequest, action: String,
-                       _ body: @escaping @Sendable (Principal, String) async throws -> (APIReply, Int)) async throws -> APIReply {
-        try await patientScopedWrite(request, action: action) { principal, patient, _ in try await body(principal, patient) }
+    func patientScoped(_ request: Request, _ context: APIContext, action: String,
+                       _ body: @escaping @Sendable (Principal, String) async throws -> (Response, Int)) async throws -> Response {
+        try await patientScopedWrite(request, context, action: action) { principal, patient, _ in try await body(principal, patient) }
     }
 
     /// `patientScoped` for a write, which may store the audit record in its own transaction (see `keyedWrite`).
-    func patientScopedWrite(_ request: APIRequest, action: String,
-                            _ body: @escaping @Sendable (Principal, String, AuditScope) async throws -> (APIReply, Int)) async throws -> APIReply {
-        let principal = try await authenticate(request)
-        let patient = try request.parameter("patientId")
+    func patientScopedWrite(_ request: Request, _ context: APIContext, action: String,
+                            _ body: @escaping @Sendable (Principal, String, AuditScope) async throws -> (Response, Int)) async throws -> Response {
+        let principal = try await authenticate(request, context)
+        let patient = try context.parameter("patientId")
         let scope = AuditScope(principal: principal, patient: patient, action: action)
-        let reply: APIReply, count: Int
+        let reply: Response, count: Int
         do {
             let authenticator = self.authenticator
             if !authenticator.isKnownInReach(principal, patient: patient) {
@@ -130,24 +131,24 @@ public final class CareSyncAPI: Sendable {
             (reply, count) = try await body(principal, patient, scope)
         } catch {
             // The refusal is answered even if its record cannot be stored: it shows no patient data.
-            try? await audit.commit(scope.record(count: 0, status: (error as? APIError)?.status ?? 500, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
             throw error
         }
         if !scope.isStored {
-            try await audit.commit(scope.record(count: count, status: reply.status, time: clock()))
+            try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock()))
         }
         return reply
     }
 
     /// Parses a JSON request body: 415 for another content type, 400 for bad JSON.
-    func jsonBody(_ request: APIRequest) throws -> JSONValue {
+    func jsonBody(_ request: Request) throws -> JSONValue {
         if let type = request.header("Content-Type") {
             let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {
-                throw APIError.unsupportedMediaType("Send JSON with Content-Type: application/json.")
+                throw HTTPError.unsupportedMediaType("Send JSON with Content-Type: application/json.")
             }
         }
-        guard !request.body.isEmpty else { throw APIError.invalidJSON("The request has no body; a JSON object is required.") }
+        guard !request.body.isEmpty else { throw HTTPError.invalidJSON("The request has no body; a JSON object is required.") }
         return try JSONValue.parse(request.body)
     }
 }

@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
@@ -26,7 +27,7 @@ public struct TokenSpec: Sendable, Hashable {
 }
 
 /// Operator actions on patients, care teams and tokens, shared by the command line and the admin API.
-/// Every refusal is an `APIError` whose `detail` is fit to print.
+/// Every refusal is an `HTTPError` whose `detail` is fit to print.
 public struct AccessAdmin: Sendable {
     let store: any AccessStore
 
@@ -37,26 +38,26 @@ public struct AccessAdmin: Sendable {
     @discardableResult
     public func createPatient(id: String, timeZone: String?, now: Date) throws -> PatientRecord {
         guard Self.isValidName(id, max: 64) else {
-            throw APIError.invalidParameter("id", "a patient id is 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+            throw HTTPError.invalidParameter("id", "a patient id is 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
         }
         let zone = timeZone ?? "UTC"
-        guard TimeZone(identifier: zone) != nil else { throw APIError.invalidParameter("timeZone", "unknown time zone '\(zone)'") }
+        guard TimeZone(identifier: zone) != nil else { throw HTTPError.invalidParameter("timeZone", "unknown time zone '\(zone)'") }
         let record = PatientRecord(id: id, timeZone: zone, createdAt: now)
-        do { try store.createPatient(record) } catch AccessStoreError.alreadyExists { throw APIError.conflict("Patient \(id) exists already.") }
+        do { try store.createPatient(record) } catch AccessStoreError.alreadyExists { throw HTTPError.conflict("Patient \(id) exists already.") }
         return record
     }
 
     /// Creates a care team.
     public func createCareTeam(name: String, now: Date) throws {
         guard Self.isValidName(name, max: 100) else {
-            throw APIError.invalidParameter("name", "a care team name is 1–100 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
+            throw HTTPError.invalidParameter("name", "a care team name is 1–100 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
         }
-        do { try store.createCareTeam(name: name, now: now) } catch AccessStoreError.alreadyExists { throw APIError.conflict("Care team \(name) exists already.") }
+        do { try store.createCareTeam(name: name, now: now) } catch AccessStoreError.alreadyExists { throw HTTPError.conflict("Care team \(name) exists already.") }
     }
 
     /// Adds a patient to a care team.
     public func addPatient(_ patient: String, toCareTeam name: String) throws {
-        do { try store.addPatient(patient, toCareTeam: name) } catch AccessStoreError.missing(let what) { throw APIError.notFound("No such \(what).") }
+        do { try store.addPatient(patient, toCareTeam: name) } catch AccessStoreError.missing(let what) { throw HTTPError.notFound("No such \(what).") }
     }
 
     /// Creates a token; returns its record and the secret string, which is never stored or shown again.
@@ -84,7 +85,7 @@ public struct AccessAdmin: Sendable {
         let readTypes = parseTypes(spec.readTypes, field: "readTypes", fail: fail)
         let writeTypes = parseTypes(spec.writeTypes, field: "writeTypes", fail: fail)
         if let days = spec.expiresInDays, !(days > 0 && days <= 3650) { fail("expiresInDays", "must be between 0 and 3650 days") }
-        guard problems.isEmpty else { throw APIError.validation(problems) }
+        guard problems.isEmpty else { throw HTTPError.validation(problems) }
 
         let (id, secret) = TokenSecret.generate()
         let record = TokenRecord(id: id, secretHash: TokenSecret.hash(secret), role: spec.role, patient: spec.patient,
@@ -97,7 +98,7 @@ public struct AccessAdmin: Sendable {
 
     /// Revokes a token; 404 when there is no such token.
     public func revokeToken(id: String, now: Date) throws {
-        guard try store.revokeToken(id: id, at: now) else { throw APIError.notFound("No token \(id).") }
+        guard try store.revokeToken(id: id, at: now) else { throw HTTPError.notFound("No token \(id).") }
     }
 
     private func parseTypes(_ names: [String]?, field: String, fail: (String, String) -> Void) -> Set<SampleType>? {

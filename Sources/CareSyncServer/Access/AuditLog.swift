@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import CareSyncCore
 import Foundation
 import Logging
@@ -24,8 +25,8 @@ public final class AuditLog: Sendable {
     }
 
     /// Logs that `record` could not be stored and gives the 503 `unavailable` that answers its request instead.
-    static func unrecorded(_ record: AuditRecord, _ error: any Error, logger: Logger) -> APIError {
+    static func unrecorded(_ record: AuditRecord, _ error: any Error, logger: Logger) -> HTTPError {
         logger.error("audit.write_failed", metadata: ["action": "\(record.action)", "error": "\(type(of: error))"])
-        return APIError.unavailable("The access could not be recorded in the audit log, so it was not answered; retry later.")
+        return HTTPError.unavailable("The access could not be recorded in the audit log, so it was not answered; retry later.")
     }
 }

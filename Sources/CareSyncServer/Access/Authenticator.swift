@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Synchronization
 import Foundation
 import CareSyncCore
@@ -24,13 +25,13 @@ public final class Authenticator: Sendable {
 
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.
     public func authenticate(authorization: String?, now: Date) throws -> Principal {
-        guard let header = authorization?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { throw APIError.missingToken }
+        guard let header = authorization?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { throw HTTPError.missingToken }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw APIError.unauthorized("The Authorization header must be 'Bearer <token>'.", error: "invalid_request")
+            throw HTTPError.invalidToken("The Authorization header must be 'Bearer <token>'.", error: "invalid_request")
         }
         let presented = parts[1].trimmingCharacters(in: .whitespaces)
-        let invalid = APIError.unauthorized("The token is invalid, expired or revoked.")
+        let invalid = HTTPError.invalidToken("The token is invalid, expired or revoked.")
         guard let id = TokenSecret.id(of: presented) else { throw invalid }
         let hash = TokenSecret.hash(presented)
         // An unknown id still costs one comparison, so timing does not tell ids apart.
@@ -46,10 +47,10 @@ public final class Authenticator: Sendable {
     public func requireReach(_ principal: Principal, patient: String) throws {
         switch principal.role {
         case .admin:
-            throw APIError.notFound("No such patient.")
+            throw HTTPError.notFound("No such patient.")
         case .device:
             guard principal.token.patient == patient, try store.patient(id: patient) != nil else {
-                throw APIError.notFound("No such patient.")
+                throw HTTPError.notFound("No such patient.")
             }
             provenReach.withLock { _ = $0.insert("p\u{0}" + patient) }
         case .therapist:
@@ -57,12 +58,12 @@ public final class Authenticator: Sendable {
                 provenReach.withLock { _ = $0.insert("t\u{0}\(team)\u{0}" + patient) }
                 return
             }
-            throw APIError.notFound("No such patient.")
+            throw HTTPError.notFound("No such patient.")
         }
     }
 
     /// Requires the admin role (403 otherwise).
     public func requireAdmin(_ principal: Principal) throws {
-        guard principal.role == .admin else { throw APIError.forbidden("This endpoint needs an admin token.") }
+        guard principal.role == .admin else { throw HTTPError.forbidden("This endpoint needs an admin token.") }
     }
 }

@@ -1,18 +1,19 @@
+import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
 extension CareSyncAPI {
     /// GET /v1/patients/{patientId}/changes: one page of the anchored feed, optionally long-polled; with
     /// `Accept: text/event-stream`, the same pages as server-sent events (`streamChanges`).
-    func getChanges(_ request: APIRequest) async throws -> APIReply {
-        if Self.wantsEventStream(request) { return try await streamChanges(request) }
+    func getChanges(_ request: Request, _ context: APIContext) async throws -> Response {
+        if Self.wantsEventStream(request) { return try await streamChanges(request, context) }
         let received = ContinuousClock.now
-        return try await patientScoped(request, action: "changes.read") { principal, patient in
+        return try await patientScoped(request, context, action: "changes.read") { principal, patient in
             var feed = try self.feedParameters(request, patient: patient)
             feed.query.types = principal.readable(feed.query.types)
             let page = try await self.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait))
             self.metrics.feedPageServed()
-            let reply = APIReply(status: 200, headers: [("Content-Type", "application/json")], body: FeedWriter.page(page, unit: feed.unit))
+            let reply = Response.json(FeedWriter.page(page, unit: feed.unit))
             return (reply, page.samples.count + page.deletedObjects.count)
         }
     }
@@ -25,7 +26,7 @@ extension CareSyncAPI {
     }
 
     /// Reads and checks the feed's parameters (every problem at once, 422), then the anchor (400 when malformed).
-    func feedParameters(_ request: APIRequest, patient: String) throws -> FeedParameters {
+    func feedParameters(_ request: Request, patient: String) throws -> FeedParameters {
         var query = ChangeQuery(patient: patient, limit: limits.defaultPageLimit)
         var problems: [ValidationProblem] = []
         func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
@@ -47,7 +48,7 @@ extension CareSyncAPI {
         if let s = request.query("source") { if s.isEmpty { fail("source", "must not be empty") } else { query.source = s } }
         var unit: HealthUnit?
         if let u = request.query("unit") { do { unit = try HealthUnit.parse(u) } catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") } }
-        guard problems.isEmpty else { throw APIError.validation(problems) }
+        guard problems.isEmpty else { throw HTTPError.validation(problems) }
         if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a) }
         return FeedParameters(query: query, wait: wait, unit: unit)
     }
@@ -68,7 +69,7 @@ extension CareSyncAPI {
         var page = try await readPage(query, generation: generation)
         guard let deadline, page.samples.isEmpty, page.deletedObjects.isEmpty else { return page }
         guard parkedCount < limits.maxParkedPolls else {
-            throw APIError.tooManyRequests("Too many long polls are waiting; retry shortly.")
+            throw HTTPError.tooManyRequests("Too many long polls are waiting; retry shortly.")
         }
         var next = query
         next.anchor = page.anchor

@@ -1,3 +1,5 @@
+import HTTPTypes
+import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
@@ -5,8 +7,8 @@ extension CareSyncAPI {
     /// GET …/changes with `Accept: text/event-stream`: the feed's pages as server-sent events.
     /// Everything that can refuse (reach, parameters, 400/410 anchors, the parked limit, the audit record)
     /// happens before the stream starts, as a normal problem answer; one audit record counts the first event's items.
-    func streamChanges(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "changes.stream") { principal, patient in
+    func streamChanges(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScoped(request, context, action: "changes.stream") { principal, patient in
             var feed = try self.feedParameters(request, patient: patient)
             // An EventSource reconnects to the same URL with the last id it saw: that wins over `anchor=`.
             if let id = request.header("Last-Event-ID")?.trimmingCharacters(in: .whitespaces), !id.isEmpty {
@@ -14,18 +16,18 @@ extension CareSyncAPI {
             }
             feed.query.types = principal.readable(feed.query.types)
             guard self.parkedCount < self.limits.maxParkedPolls else {
-                throw APIError.tooManyRequests("Too many long polls and event streams are waiting; retry shortly.")
+                throw HTTPError.tooManyRequests("Too many long polls and event streams are waiting; retry shortly.")
             }
             let first = try await self.readPage(feed.query, generation: self.notifier.generation(of: patient))
             self.metrics.feedPageServed()
             let stream = EventStream(api: self, query: feed.query, first: first, unit: feed.unit)
-            let reply = APIReply(status: 200, headers: [("Content-Type", "text/event-stream")], stream: stream.body)
+            let reply = Response(status: .ok, headers: [.contentType: "text/event-stream"], body: .stream(stream.body))
             return (reply, first.samples.count + first.deletedObjects.count)
         }
     }
 
     /// Whether the request's `Accept` prefers `text/event-stream` to JSON (EventSource sends only the former).
-    static func wantsEventStream(_ request: APIRequest) -> Bool {
+    static func wantsEventStream(_ request: Request) -> Bool {
         guard let accept = request.header("Accept") else { return false }
         var stream = 0.0, json = 0.0
         for range in accept.split(separator: ",") {

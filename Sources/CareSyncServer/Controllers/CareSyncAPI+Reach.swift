@@ -1,37 +1,38 @@
+import CareSyncHTTP
 import CareSyncCore
 import Foundation
 
 extension CareSyncAPI {
     /// GET /v1/patients for a therapist (the patients of its care teams) or a device (its one patient).
-    func listPatientsInReach(_ principal: Principal) async throws -> APIReply {
+    func listPatientsInReach(_ principal: Principal) async throws -> Response {
         let scope = AuditScope(principal: principal, patient: nil, action: "patients.list")
         let access = self.access
         let list: [PatientRecord]
         do {
             list = try await blocking { try Self.patientsInReach(of: principal, in: access) }
         } catch {
-            try? await audit.commit(scope.record(count: 0, status: (error as? APIError)?.status ?? 500, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
             throw error
         }
         try await audit.commit(scope.record(count: list.count, status: 200, time: clock()))
-        return APIReply.json(["patients": .array(list.map(Self.encode))])
+        return Response.json(["patients": .array(list.map(Self.encode))])
     }
 
     /// GET /v1/patients/{patientId} for a therapist or a device: the patient when in reach, else 404 (as every patient path).
-    func readPatientInReach(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "patients.read") { _, patient in
+    func readPatientInReach(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScoped(request, context, action: "patients.read") { _, patient in
             let access = self.access
             guard let record = try await self.blocking({ try access.patient(id: patient) }) else {
-                throw APIError.notFound("No such patient.")
+                throw HTTPError.notFound("No such patient.")
             }
-            return (APIReply.json(Self.encode(record)), 1)
+            return (Response.json(Self.encode(record)), 1)
         }
     }
 
     /// GET /v1/whoami: the caller's own token record (no secret), so a client can tell its role, source and reach.
-    func whoami(_ request: APIRequest) async throws -> APIReply {
-        let principal = try await authenticate(request)
-        return APIReply.json(Self.encode(principal.token))
+    func whoami(_ request: Request, _ context: APIContext) async throws -> Response {
+        let principal = try await authenticate(request, context)
+        return Response.json(Self.encode(principal.token))
     }
 
     /// The patients `principal` reaches, by id.
@@ -47,14 +48,5 @@ extension CareSyncAPI {
             let ids = Set(try access.careTeams().filter { teams.contains($0.name) }.flatMap(\.patients))
             return try access.patients().filter { ids.contains($0.id) }
         }
-    }
-}
-
-extension APIRequest {
-    /// This request with its caller already known, so handlers down the line do not authenticate it again.
-    func authenticated(as principal: Principal) -> APIRequest {
-        var known = self
-        known.principal = principal
-        return known
     }
 }

@@ -1,16 +1,17 @@
+import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
 extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/weekly-reports: stored by the derived-identifier rules, or ignored.
-    func postReport(_ request: APIRequest) async throws -> APIReply {
-        try await patientScopedWrite(request, action: "reports.upsert") { principal, patient, audit in
+    func postReport(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScopedWrite(request, context, action: "reports.upsert") { principal, patient, audit in
             let input = try ReportWire.decode(try self.jsonBody(request), callerSource: principal.source,
                                               maxSamples: self.limits.maxItemsPerRequest)
             try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
             let source = principal.source, now = self.clock()
-            let render: @Sendable (WeeklyReportUpsertResult) -> APIReply = { result in
-                APIReply.json([
+            let render: @Sendable (WeeklyReportUpsertResult) -> Response = { result in
+                Response.json([
                     "outcome": .string(result.outcome.rawValue),
                     "anchor": .string(AnchorWire.encode(result.anchor)),
                     "report": ReportWire.encode(self.visible(result.report, to: principal)),
@@ -28,8 +29,8 @@ extension CareSyncAPI {
     }
 
     /// GET /v1/patients/{patientId}/weekly-reports?from=&to=: reports whose week starts in the range.
-    func listReports(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "reports.list") { principal, patient in
+    func listReports(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScoped(request, context, action: "reports.list") { principal, patient in
             var problems: [ValidationProblem] = []
             var days: [CalendarDay] = []
             for (field, fallback) in [("from", CalendarDay(year: 1, month: 1, day: 1)), ("to", CalendarDay(year: 9999, month: 12, day: 31))] {
@@ -38,39 +39,39 @@ extension CareSyncAPI {
                     else { problems.append(ValidationProblem(index: nil, field: field, message: "must be a day YYYY-MM-DD")) }
                 } else { days.append(fallback) }
             }
-            guard problems.isEmpty else { throw APIError.validation(problems) }
+            guard problems.isEmpty else { throw HTTPError.validation(problems) }
             let store = self.store, from = days[0], to = days[1]
             let reports = try await self.blocking { try store.reports(patient: patient, from: from, to: to) }
             let unit = try Self.unitParameter(request)
-            return (APIReply.json(["reports": .array(reports.map { ReportWire.encode(self.visible($0, to: principal), unit: unit) })]), reports.count)
+            return (Response.json(["reports": .array(reports.map { ReportWire.encode(self.visible($0, to: principal), unit: unit) })]), reports.count)
         }
     }
 
     /// GET /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: the current version with its chart.
-    func getReport(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "reports.read") { principal, patient in
-            let id = try request.parameter("syncIdentifier")
+    func getReport(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScoped(request, context, action: "reports.read") { principal, patient in
+            let id = try context.parameter("syncIdentifier")
             let store = self.store
             guard let report = try await self.blocking({ try store.report(patient: patient, syncIdentifier: id) }) else {
-                throw APIError.notFound("No weekly report \(id).")
+                throw HTTPError.notFound("No weekly report \(id).")
             }
             let unit = try Self.unitParameter(request)
-            return (APIReply.json(ReportWire.encode(self.visible(report, to: principal), unit: unit)), report.samples.count)
+            return (Response.json(ReportWire.encode(self.visible(report, to: principal), unit: unit)), report.samples.count)
         }
     }
 
     /// DELETE /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: deletes the caller's report, tombstoning its samples.
-    func deleteReport(_ request: APIRequest) async throws -> APIReply {
-        try await patientScopedWrite(request, action: "reports.delete") { principal, patient, audit in
-            let id = try request.parameter("syncIdentifier")
+    func deleteReport(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScopedWrite(request, context, action: "reports.delete") { principal, patient, audit in
+            let id = try context.parameter("syncIdentifier")
             let source = principal.source, now = self.clock()
-            let missing = APIError.notFound("No weekly report \(id) of this source.")
+            let missing = HTTPError.notFound("No weekly report \(id) of this source.")
             let reply = try await self.keyedWrite(request, principal: principal, operation: "reportDelete", audit: audit, count: 1,
                 writer: { w in
                     guard try w.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
                     return try w.headAnchor()
                 },
-                render: { anchor in APIReply.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]) })
+                render: { anchor in Response.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]) })
             return (reply, 1)
         }
     }
@@ -82,10 +83,10 @@ extension CareSyncAPI {
         return r
     }
 
-    static func unitParameter(_ request: APIRequest) throws -> HealthUnit? {
+    static func unitParameter(_ request: Request) throws -> HealthUnit? {
         guard let u = request.query("unit") else { return nil }
         do { return try HealthUnit.parse(u) } catch {
-            throw APIError.invalidParameter("unit", "unit '\(u)' is not a HealthKit unit string (\(error))")
+            throw HTTPError.invalidParameter("unit", "unit '\(u)' is not a HealthKit unit string (\(error))")
         }
     }
 }

@@ -1,17 +1,18 @@
+import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
 extension CareSyncAPI {
     /// POST /v1/patients/{patientId}/samples: one transaction; 422 with every bad index, nothing stored.
-    func postSamples(_ request: APIRequest) async throws -> APIReply {
-        try await patientScopedWrite(request, action: "samples.upsert") { principal, patient, audit in
+    func postSamples(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScopedWrite(request, context, action: "samples.upsert") { principal, patient, audit in
             let body = try self.jsonBody(request)
-            guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
+            guard let object = body.objectValue else { throw HTTPError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
             guard let items = object["samples"]?.arrayValue else {
-                throw APIError.validation([ValidationProblem(index: nil, field: "samples", message: "an array of samples is required")])
+                throw HTTPError.validation([ValidationProblem(index: nil, field: "samples", message: "an array of samples is required")])
             }
             guard items.count <= self.limits.maxItemsPerRequest else {
-                throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) samples per request; nothing was stored.")
+                throw HTTPError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) samples per request; nothing was stored.")
             }
             var problems: [ValidationProblem] = []
             var decoded: [SampleInput] = []
@@ -20,7 +21,7 @@ extension CareSyncAPI {
             for (i, item) in items.enumerated() {
                 if let input = SampleWire.decode(item, index: i, options: options, problems: &problems) { decoded.append(input) }
             }
-            guard problems.isEmpty else { throw APIError.validation(problems) }
+            guard problems.isEmpty else { throw HTTPError.validation(problems) }
             try self.requireWritable(decoded.map(\.type), principal: principal)
             let inputs = decoded, source = principal.source, now = self.clock()
             let reply = try await self.keyedWrite(request, principal: principal, operation: "samples", audit: audit, count: items.count,
@@ -29,7 +30,7 @@ extension CareSyncAPI {
                     return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
                 },
                 render: { result in
-                    APIReply(status: 200, headers: [("Content-Type", "application/json")], body: UpsertReplyWriter.body(result))
+                    Response.json(UpsertReplyWriter.body(result))
                 },
                 committed: { result in self.recordOutcomes(result.results) })
             return (reply, items.count)
@@ -37,8 +38,8 @@ extension CareSyncAPI {
     }
 
     /// The answer to a delete request.
-    static func render(_ result: DeleteBatchResult) -> APIReply {
-        APIReply.json([
+    static func render(_ result: DeleteBatchResult) -> Response {
+        Response.json([
             "anchor": .string(AnchorWire.encode(result.anchor)),
             "results": .array(result.results.map { r in
                 var o: [String: JSONValue] = ["outcome": .string(r.outcome.rawValue)]
@@ -67,16 +68,16 @@ extension CareSyncAPI {
     func requireWritable(_ types: [SampleType], principal: Principal) throws {
         let denied = types.enumerated().filter { !principal.mayWrite($0.element) }
         guard denied.isEmpty else {
-            throw APIError.forbidden("This token may not write some of these types; nothing was stored.",
+            throw HTTPError.forbidden("This token may not write some of these types; nothing was stored.",
                 errors: denied.map { ValidationProblem(index: $0.offset, field: "type", message: "this token may not write \($0.element.rawValue)") })
         }
     }
 
     /// POST /v1/patients/{patientId}/samples/delete: own source only; every deletion leaves a tombstone.
-    func deleteSamples(_ request: APIRequest) async throws -> APIReply {
-        try await patientScopedWrite(request, action: "samples.delete") { principal, patient, audit in
+    func deleteSamples(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScopedWrite(request, context, action: "samples.delete") { principal, patient, audit in
             let body = try self.jsonBody(request)
-            guard let object = body.objectValue else { throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
+            guard let object = body.objectValue else { throw HTTPError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
             var problems: [ValidationProblem] = []
             var uuids: [UUID] = []
             var identifiers: [String] = []
@@ -94,9 +95,9 @@ extension CareSyncAPI {
             if object["uuids"] == nil && object["syncIdentifiers"] == nil {
                 problems.append(ValidationProblem(index: nil, field: "uuids", message: "give uuids and/or syncIdentifiers"))
             }
-            guard problems.isEmpty else { throw APIError.validation(problems) }
+            guard problems.isEmpty else { throw HTTPError.validation(problems) }
             guard uuids.count + identifiers.count <= self.limits.maxItemsPerRequest else {
-                throw APIError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) deletions per request; nothing was deleted.")
+                throw HTTPError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) deletions per request; nothing was deleted.")
             }
             let targets = uuids, names = identifiers, source = principal.source, now = self.clock()
             let reply = try await self.keyedWrite(request, principal: principal, operation: "delete",
@@ -106,7 +107,7 @@ extension CareSyncAPI {
                     // As in HealthKit, deleting a type needs the right to write it: refused, the transaction stores nothing.
                     let denied = results.enumerated().filter { $0.element.type.map { !principal.mayWrite($0) } ?? false }
                     guard denied.isEmpty else {
-                        throw APIError.forbidden("This token may not delete some of these types; nothing was deleted.",
+                        throw HTTPError.forbidden("This token may not delete some of these types; nothing was deleted.",
                             errors: denied.map { item in
                                 let byUUID = item.offset < targets.count
                                 return ValidationProblem(index: byUUID ? item.offset : item.offset - targets.count,

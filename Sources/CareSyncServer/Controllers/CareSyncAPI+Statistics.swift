@@ -1,33 +1,23 @@
+import CareSyncHTTP
 import CareSyncCore
-import CareSyncStore
 import Foundation
-
-/// A store that answers statistics collection queries.
-public protocol StatisticsProvider: Sendable {
-    /// Every bucket of `query` over the patient's live samples; throws `SyncError.validationFailed`.
-    func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection
-}
-
-extension SQLiteSyncStore: StatisticsProvider {}
 
 extension CareSyncAPI {
     /// GET /v1/patients/{patientId}/statistics: `HKStatisticsCollectionQuery` on the server.
-    func getStatistics(_ request: APIRequest) async throws -> APIReply {
-        try await patientScoped(request, action: "statistics.read") { principal, patient in
-            guard let provider = self.store as? any StatisticsProvider else {
-                throw APIError.unavailable("This store does not compute statistics.")
-            }
+    func getStatistics(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await patientScoped(request, context, action: "statistics.read") { principal, patient in
             var query = try Self.statisticsQuery(request)
             // A type the caller may not read answers as if it had no samples, as HealthKit hides read denial.
             if !principal.mayRead(query.type) { query.sources = [] }
             let q = query
-            let collection = try await self.blocking { try provider.statistics(patient: patient, query: q) }
-            return (APIReply.json(Self.encode(collection)), collection.buckets.count)
+            let store = self.store
+            let collection = try await self.blocking { try store.statistics(patient: patient, query: q) }
+            return (Response.json(Self.encode(collection)), collection.buckets.count)
         }
     }
 
     /// Reads the query parameters; every malformed one is a problem in one 422.
-    static func statisticsQuery(_ request: APIRequest) throws -> StatisticsQuery {
+    static func statisticsQuery(_ request: Request) throws -> StatisticsQuery {
         var problems: [ValidationProblem] = []
         func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
         func list(_ name: String) -> [String]? {
@@ -62,7 +52,7 @@ extension CareSyncAPI {
             switch e { case "true", "1": excludeUserEntered = true; case "false", "0": break; default: fail("excludeUserEntered", "must be true or false") }
         }
         let timeZone = request.query("timeZone") ?? "UTC"
-        guard problems.isEmpty, let type, let start, let end, let interval else { throw APIError.validation(problems) }
+        guard problems.isEmpty, let type, let start, let end, let interval else { throw HTTPError.validation(problems) }
         return StatisticsQuery(type: type, start: start, end: end, interval: interval, anchorDate: anchorDate, timeZone: timeZone,
                                options: options, unit: unit, excludeUserEntered: excludeUserEntered,
                                sources: list("sources").map(Set.init), priority: list("priority") ?? [])

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Where finished log lines go: standard error in the server, a buffer in tests.
@@ -18,25 +19,25 @@ public struct LogSink: Sendable {
 }
 
 /// Serializes writes to file descriptor 2.
-private final class StandardErrorWriter: @unchecked Sendable {
+private final class StandardErrorWriter: Sendable {
     static let shared = StandardErrorWriter()
-    /// Guards the descriptor; `@unchecked Sendable` is sound because every write holds it.
-    private let lock = NSLock()
+    /// Held for each whole line, so lines of concurrent writers never interleave.
+    private let lock = Mutex(())
 
     func write(_ text: String) {
         var bytes = Array(text.utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+        lock.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeMutableBytes { buffer in
+                    Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                }
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    return
+                }
+                offset += written
             }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                return
-            }
-            offset += written
         }
     }
 }

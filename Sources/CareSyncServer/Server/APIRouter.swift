@@ -1,38 +1,6 @@
 import CareSyncHTTP
 import HTTPTypes
 
-extension APIError: HTTPResponseError {
-    /// The problem+json response.
-    public func response() -> Response { httpError.response() }
-}
-
-extension APIReply {
-    /// The reply as a CareSyncHTTP response.
-    var httpResponse: Response {
-        var fields = HTTPFields()
-        for (name, value) in headers {
-            if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
-        }
-        // API answers are per caller and change with every write: no cache may keep them.
-        if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
-        return Response(status: Self.status(status), headers: fields, body: stream.map { .stream($0) } ?? .bytes(body))
-    }
-
-    /// The status with its standard reason phrase.
-    static func status(_ code: Int) -> HTTPResponse.Status {
-        let known: [HTTPResponse.Status] = [
-            .ok, .created, .noContent, .badRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .gone,
-            .contentTooLarge, .unsupportedMediaType, .unprocessableContent, .tooManyRequests, .internalServerError, .serviceUnavailable,
-        ]
-        return known.first { $0.code == code } ?? HTTPResponse.Status(code: code)
-    }
-}
-
-/// Where the head filter leaves the authenticated caller for the handler.
-enum PrincipalKey: ContextKey {
-    typealias Value = Principal
-}
-
 /// Authenticates `/v1` requests from their head, before any body is read: a bad token gets its 401
 /// without the client sending the body (and without `100 Continue`).
 struct AuthenticationHeadFilter: RequestHeadFilter {
@@ -46,31 +14,23 @@ struct AuthenticationHeadFilter: RequestHeadFilter {
 }
 
 extension CareSyncAPI {
-    /// A router with every route of the API, translating CareSyncHTTP requests to `APIRequest`s.
+    /// A router with every route of the API; each answer is timed by route and kept out of every cache.
     public func makeRouter() -> Router {
         var router = Router()
         let metrics = self.metrics
         for route in routes {
-            let handler = route.handler
-            let pattern = route.pattern, method = route.method
-            router.on(HTTPRequest.Method(route.method)!, route.pattern) { request, context in
+            let handler = route.handler, pattern = route.pattern, method = route.method.rawValue
+            router.on(route.method, route.pattern) { request, context in
                 let started = ContinuousClock.now
-                let api = APIRequest(
-                    method: request.head.method.rawValue, path: request.head.path,
-                    query: request.head.query.map { (name: $0.name, value: $0.value ?? "") },
-                    headers: request.head.headers.map { (name: $0.name.rawName, value: $0.value) },
-                    body: request.body,
-                    parameters: Dictionary(context.parameters.all.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }),
-                    id: request.head.id, principal: context.values[PrincipalKey.self])
                 do {
-                    let reply = try await handler(api)
-                    metrics.recordRequest(route: pattern, method: method, status: reply.status, duration: ContinuousClock.now - started)
-                    return reply.httpResponse
-                } catch let error as APIError {
-                    metrics.recordRequest(route: pattern, method: method, status: error.status, duration: ContinuousClock.now - started)
-                    throw error
+                    var response = try await handler(request, APIContext(context))
+                    // API answers are per caller and change with every write: no cache may keep them.
+                    if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+                    metrics.recordRequest(route: pattern, method: method, status: response.status.code, duration: ContinuousClock.now - started)
+                    return response
                 } catch {
-                    metrics.recordRequest(route: pattern, method: method, status: 500, duration: ContinuousClock.now - started)
+                    let status = (error as? HTTPError)?.status.code ?? 500
+                    metrics.recordRequest(route: pattern, method: method, status: status, duration: ContinuousClock.now - started)
                     throw error
                 }
             }

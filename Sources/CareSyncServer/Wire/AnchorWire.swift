@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import CareSyncCore
 
 /// The opaque anchor strings of responses and `anchor=` parameters (the format is Core's `Anchor.encoded`).
@@ -7,7 +8,7 @@ public enum AnchorWire {
 
     /// Decodes a client's anchor; a malformed one is 400 `invalidAnchor`. Whether its store id is
     /// acceptable is the store's call (a restored backup still honours its old id up to the backup).
-    public static func decode(_ text: String) throws(APIError) -> Anchor {
+    public static func decode(_ text: String) throws(HTTPError) -> Anchor {
         guard let anchor = Anchor.decode(text) else { throw .invalidAnchor }
         return anchor
     }

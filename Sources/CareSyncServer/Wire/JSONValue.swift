@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Foundation
 
 /// A JSON document as a value: what request bodies decode into before field-by-field validation,
@@ -38,12 +39,12 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue {
-    /// Parses a UTF-8 JSON body; throws `APIError.invalidJSON` when it is not JSON.
-    public static func parse(_ bytes: [UInt8]) throws(APIError) -> JSONValue {
+    /// Parses a UTF-8 JSON body; throws `HTTPError.invalidJSON` when it is not JSON.
+    public static func parse(_ bytes: [UInt8]) throws(HTTPError) -> JSONValue {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw APIError.invalidJSON(error.message)
+            throw HTTPError.invalidJSON(error.message)
         }
     }
 

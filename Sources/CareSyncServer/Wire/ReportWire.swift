@@ -1,3 +1,4 @@
+import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
@@ -7,7 +8,7 @@ public enum ReportWire {
     /// Throws 422 with every problem (a sample's problems carry its index in `samples`).
     public static func decode(_ body: JSONValue, callerSource: String, maxSamples: Int) throws -> WeeklyReportInput {
         guard let o = body.objectValue else {
-            throw APIError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")])
+            throw HTTPError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")])
         }
         var problems: [ValidationProblem] = []
         var bad: Set<String> = []
@@ -33,7 +34,7 @@ public enum ReportWire {
         }
         switch o["samples"] {
         case .array(let items)?:
-            guard items.count <= maxSamples else { throw APIError.payloadTooLarge("At most \(maxSamples) samples per report; nothing was stored.") }
+            guard items.count <= maxSamples else { throw HTTPError.payloadTooLarge("At most \(maxSamples) samples per report; nothing was stored.") }
             let options = SampleWire.Options(allowsIdentity: false, callerSource: callerSource)
             for (i, item) in items.enumerated() {
                 var key: String?
@@ -57,14 +58,14 @@ public enum ReportWire {
         }
         do {
             let input = try WeeklyReportValidator.validate(draft)
-            guard problems.isEmpty else { throw APIError.validation(problems) }
+            guard problems.isEmpty else { throw HTTPError.validation(problems) }
             return input
         } catch SyncError.validationFailed(let ruleProblems) {
             problems += ruleProblems.filter { p in
                 if let i = p.index { let b = badItems[i] ?? []; return !b.contains(p.field) && !b.contains("") }
                 return !bad.contains(p.field)
             }
-            throw APIError.validation(problems.sorted { ($0.index ?? -1, $0.field) < ($1.index ?? -1, $1.field) })
+            throw HTTPError.validation(problems.sorted { ($0.index ?? -1, $0.field) < ($1.index ?? -1, $1.field) })
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A database file shared by threads: one writer connection on a serial queue, and a pool of readers.
 ///
@@ -36,8 +37,8 @@ public final class Database: @unchecked Sendable {
     private let writerQueue: DispatchQueue
     private let writerKey = DispatchSpecificKey<Bool>()
     private let groupCommit: GroupCommit
-    private let poolLock = NSLock()
-    private var idleReaders: [Connection] = []
+    /// Readers not checked out.
+    private let idleReaders = Mutex<[IdleReader]>([])
     private let readerSlots: DispatchSemaphore
 
     /// Opens (creating if needed) the database at `path`. The writer opens now; readers open on demand.
@@ -105,12 +106,7 @@ public final class Database: @unchecked Sendable {
 
     private func checkOutReader() throws -> Connection {
         readerSlots.wait()
-        poolLock.lock()
-        if let reader = idleReaders.popLast() {
-            poolLock.unlock()
-            return reader
-        }
-        poolLock.unlock()
+        if let idle = idleReaders.withLock({ $0.popLast() }) { return idle.connection }
         do {
             var settings = configuration.connection
             settings.readOnly = true
@@ -123,11 +119,16 @@ public final class Database: @unchecked Sendable {
 
     private func checkIn(_ reader: Connection) {
         reader.rollbackQuietly()
-        poolLock.lock()
-        idleReaders.append(reader)
-        poolLock.unlock()
+        let idle = IdleReader(connection: reader)
+        idleReaders.withLock { $0.append(idle) }
         readerSlots.signal()
     }
+}
+
+/// A reader connection in the pool. @unchecked: a connection is used by one thread at a time, and the pool's
+/// lock hands it from the thread that checked it in to the one that checks it out.
+private struct IdleReader: @unchecked Sendable {
+    let connection: Connection
 }
 
 /// The value of an asynchronous write, handed from its body to its completion.

@@ -11,11 +11,12 @@ import Synchronization
 /// lead. An asynchronous caller (`Database.asyncWrite`) never waits: when nobody leads, a drain on the
 /// writer queue does. A job is reported done only after the commit that holds it returned.
 final class GroupCommit: @unchecked Sendable {
-    // @unchecked: `queue` and `leading` are only touched under `lock`; a job's fields are written by the
-    // thread running it before it is reported done, and read by its caller after that.
+    // @unchecked: `writer` is only used inside `writerQueue`.
 
     /// One caller's write: its body, and what became of it.
-    final class Job {
+    /// @unchecked: its fields are written by the thread running it before it is reported done, and read by its
+    /// caller after that; the queue's lock orders the hand-over.
+    final class Job: @unchecked Sendable {
         /// Cleared once run: the caller's closure must not outlive its `write` call.
         var body: ((Connection) throws -> Void)?
         var error: (any Error)?
@@ -37,9 +38,8 @@ final class GroupCommit: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var queue: [Job] = []
-    private var leading = false
+    /// The jobs waiting for the next group, and whether someone leads.
+    private let state = Mutex<(queue: [Job], leading: Bool)>(([], false))
     private let commits = Atomic<Int>(0)
     private let writer: Connection
     private let writerQueue: DispatchQueue
@@ -56,20 +56,18 @@ final class GroupCommit: @unchecked Sendable {
     var committedTransactions: Int { commits.load(ordering: .relaxed) }
 
     /// Jobs waiting for the next group (tests use it to line callers up).
-    var queuedJobs: Int { lock.withLock { queue.count } }
+    var queuedJobs: Int { state.withLock { $0.queue.count } }
 
     /// Queues a blocking job and returns once it is finished.
     func perform(_ job: Job) {
-        lock.lock()
-        queue.append(job)
-        if leading {
-            lock.unlock()
-            job.wake?.wait()
-        } else {
-            leading = true
+        let follows = state.withLock { state -> Bool in
+            state.queue.append(job)
+            if state.leading { return true }
+            state.leading = true
             job.leads = true
-            lock.unlock()
+            return false
         }
+        if follows { job.wake?.wait() }
         guard job.leads, !job.finished else { return }
         runNextGroup()
         handOff()
@@ -77,35 +75,37 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Queues an asynchronous job; its completion runs after its group committed.
     func submit(_ job: Job) {
-        lock.lock()
-        queue.append(job)
-        guard !leading else { lock.unlock(); return }
-        leading = true
-        lock.unlock()
-        drainQueue.async { self.drain() }
+        let leads = state.withLock { state -> Bool in
+            state.queue.append(job)
+            guard !state.leading else { return false }
+            state.leading = true
+            return true
+        }
+        if leads { drainQueue.async { self.drain() } }
     }
 
     /// Leads until no job waits, or hands the lead to a blocking caller.
     private func drain() {
         while true {
             runNextGroup()
-            lock.lock()
-            guard let next = queue.first else {
-                leading = false
-                lock.unlock()
-                return
+            let next = state.withLock { state -> (done: Bool, wake: DispatchSemaphore?) in
+                guard let next = state.queue.first else {
+                    state.leading = false
+                    return (true, nil)
+                }
+                guard let wake = next.wake else { return (false, nil) }
+                next.leads = true
+                return (true, wake)
             }
-            guard let wake = next.wake else { lock.unlock(); continue }
-            next.leads = true
-            lock.unlock()
-            wake.signal()
+            guard next.done else { continue }
+            next.wake?.signal()
             return
         }
     }
 
     /// Runs every queued job as one group and reports each done.
     private func runNextGroup() {
-        let group = lock.withLock { () -> [Job] in let g = queue; queue = []; return g }
+        let group = state.withLock { state -> [Job] in defer { state.queue = [] }; return state.queue }
         writerQueue.sync { execute(group, on: writer) }
         for member in group { member.body = nil }
         for member in group {
@@ -119,19 +119,20 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Passes a blocking leader's lead on: to the first queued blocking caller, else to a drain; or gives it up.
     private func handOff() {
-        lock.lock()
-        guard let next = queue.first else {
-            leading = false
-            lock.unlock()
-            return
-        }
-        if let wake = next.wake {
+        enum Next { case none, blocking(DispatchSemaphore), drain }
+        let next = state.withLock { state -> Next in
+            guard let next = state.queue.first else {
+                state.leading = false
+                return .none
+            }
+            guard let wake = next.wake else { return .drain }
             next.leads = true
-            lock.unlock()
-            wake.signal()
-        } else {
-            lock.unlock()
-            drainQueue.async { self.drain() }
+            return .blocking(wake)
+        }
+        switch next {
+        case .none: break
+        case .blocking(let wake): wake.signal()
+        case .drain: drainQueue.async { self.drain() }
         }
     }
 

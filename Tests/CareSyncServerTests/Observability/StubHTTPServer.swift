@@ -1,23 +1,22 @@
+import CareSyncTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A one-shot loopback listener answering every connection with a canned response; for probe tests.
-final class StubHTTPServer: @unchecked Sendable {
+final class StubHTTPServer: Sendable {
     /// The port it listens on (chosen by the kernel).
     let port: Int
-    /// The request bytes it received, guarded by `lock` (hence `@unchecked Sendable`).
-    private var received: [UInt8] = []
-    /// Whether the serving thread closed the listener (guarded by `lock`).
-    private var listenerClosed = false
-    private let lock = NSLock()
+    /// The request bytes it received.
+    private let received = Shared<[UInt8]>([])
+    /// Whether the serving thread closed the listener; `stop()` reads it under the same lock as it shuts down.
+    private let listenerClosed = Shared(false)
     private let listener: Int32
 
     /// The first request received so far, as text.
     var request: String {
-        lock.lock(); defer { lock.unlock() }
-        return String(decoding: received, as: UTF8.self)
+        String(decoding: received.current, as: UTF8.self)
     }
 
     /// Listens on 127.0.0.1 and answers one connection with `response` (nil: accept and never answer).
@@ -50,10 +49,10 @@ final class StubHTTPServer: @unchecked Sendable {
     /// so the descriptor number cannot be reused under a pending `accept`.
     private func serve(_ response: String?) {
         let client = accept(listener, nil, nil)
-        lock.lock()
-        close(listener)
-        listenerClosed = true
-        lock.unlock()
+        listenerClosed.update { closed in
+            close(listener)
+            closed = true
+        }
         guard client >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total: [UInt8] = []
@@ -62,7 +61,7 @@ final class StubHTTPServer: @unchecked Sendable {
             if count <= 0 { break }
             total.append(contentsOf: buffer[0..<count])
         }
-        lock.lock(); received = total; lock.unlock()
+        received.set(total)
         if let response {
             _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
             close(client)
@@ -75,8 +74,9 @@ final class StubHTTPServer: @unchecked Sendable {
     /// Stops listening (wakes a pending `accept`; the serving thread closes the descriptor).
     /// Only while the serving thread has not closed it: the number may since belong to another socket.
     func stop() {
-        lock.lock(); defer { lock.unlock() }
-        if !listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
+        listenerClosed.update { closed in
+            if !closed { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// A loopback port nothing listens on: bound, never listened, then closed.

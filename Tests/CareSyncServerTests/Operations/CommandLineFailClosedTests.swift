@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncServer
@@ -11,18 +12,17 @@ import Testing
 
     /// A fresh folder, an environment pointing the database into it, and the repository's migrations.
     struct Sandbox {
-        let folder: URL
+        let directory: TemporaryDirectory
+        var folder: URL { directory.url }
         var database: String { folder.appendingPathComponent("caresync.sqlite").path }
         var environment: [String: String] {
             ["CARESYNC_DATABASE": database,
              "CARESYNC_MIGRATIONS_DIRECTORY": TestServer.repositoryRoot.appendingPathComponent("migrations").path]
         }
         static func make() throws -> Sandbox {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-cli-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return Sandbox(folder: folder)
+            Sandbox(directory: try TemporaryDirectory("caresync-cli"))
         }
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { directory.remove() }
     }
 
     /// Runs the executable to completion (60 s at most).

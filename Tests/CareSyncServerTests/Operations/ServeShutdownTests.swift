@@ -26,10 +26,9 @@ import CareSyncTestSupport
         let server = try ServeProcess.start(executable: CLI.executable, environment: sandbox.environment)
         defer { server.stop() }
         let serve = server.process
-        let client = SocketHTTPClient(port: server.port)
-        let auth = [("Authorization", "Bearer \(secret)")]
+                let auth = [("Authorization", "Bearer \(secret)")]
 
-        let first = try await client.send(method: "GET", path: "/v1/patients/P1/changes", headers: auth, body: [])
+        let first = try await TestHTTPClient.send(port: server.port, method: "GET", path: "/v1/patients/P1/changes", headers: auth, body: [])
         #expect(first.status == 200)
         let anchor = try #require(
             (try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any])?["anchor"] as? String)
@@ -37,11 +36,11 @@ import CareSyncTestSupport
         // A long poll that would wait 30 s, in flight when SIGTERM arrives.
         let started = ContinuousClock.now
         let poll = Task {
-            try await client.send(method: "GET", path: "/v1/patients/P1/changes?wait=30&anchor=\(anchor)", headers: auth, body: [])
+            try await TestHTTPClient.send(port: server.port, method: "GET", path: "/v1/patients/P1/changes?wait=30&anchor=\(anchor)", headers: auth, body: [])
         }
         // Parked: the server's own gauge says so.
         try await Eventually.until {
-            let metrics = try SocketHTTPClient(port: server.port).sendBlocking(method: "GET", path: "/metrics", headers: [], body: [])
+            let metrics = try TestHTTPClient.sendBlocking(port: server.port, method: "GET", path: "/metrics")
             return String(decoding: metrics.body, as: UTF8.self).contains("caresync_feed_parked_long_polls 1")
         }
         kill(serve.processIdentifier, SIGTERM)

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -40,22 +41,14 @@ final class EventStreamClient: Sendable {
     /// Connects to `port`, sends `GET path` with `Accept: text/event-stream` and reads the head.
     static func open(port: Int, path: String, token: String, headers: [(String, String)] = [],
                      timeoutSeconds: Int = 30) async throws -> EventStreamClient {
-        try await onOwnThread {
-            let fd = try SocketHTTPClient(port: port).connected()
-            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        try await TestHTTPClient.onOwnThread {
+            let client = try TestHTTPClient(port: port, timeout: Double(timeoutSeconds))
             var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nAuthorization: Bearer \(token)\r\n"
             for (n, v) in headers { head += "\(n): \(v)\r\n" }
             head += "\r\n"
-            _ = Array(head.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            var raw: [UInt8] = []
-            while raw.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
-                guard let more = Self.receive(fd), !more.isEmpty else { Glibc.close(fd); throw SocketHTTPClient.Failure(description: "no head") }
-                raw += more
-            }
-            let end = raw.firstRange(of: Array("\r\n\r\n".utf8))!
-            let reply = try TestReply(raw: Array(raw[..<end.upperBound]))
-            return EventStreamClient(fd: fd, status: reply.status, headers: reply.headers, rest: Array(raw[end.upperBound...]))
+            client.send(head)
+            let reply = try client.read(head: true)
+            return EventStreamClient(fd: client.detach(), status: reply.status, headers: reply.headers, rest: client.leftover)
         }
     }
 
@@ -69,7 +62,7 @@ final class EventStreamClient: Sendable {
 
     /// The next event or comment; nil once the stream ended (cleanly or not).
     func next() async throws -> Event? {
-        try await Self.onOwnThread { self.nextBlocking() }
+        try await TestHTTPClient.onOwnThread { self.nextBlocking() }
     }
 
     /// Events until `stop` holds for one (included), or the stream ends.
@@ -143,21 +136,4 @@ final class EventStreamClient: Sendable {
         return n > 0 ? Array(buffer[0..<n]) : nil
     }
 
-    /// Blocking socket work on a thread of its own, off the pool the server under test shares.
-    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-}
-
-/// A value shared between a test and the tasks it starts.
-final class Shared<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    /// Holds `initial`.
-    init(_ initial: Value) { value = Mutex(initial) }
-    /// The value now.
-    var current: Value { value.withLock { $0 } }
-    /// Replaces the value.
-    func set(_ new: Value) { value.withLock { $0 = new } }
 }

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
@@ -8,7 +9,7 @@ import HTTPTypes
 /// with two patients, two care teams and a token of every kind the authorization tests need.
 final class TestServer: Sendable {
     let app: CareSyncApplication
-    let directory: URL
+    let directory: TemporaryDirectory
     /// The bound loopback port.
     let port: Int
     let tokens: Tokens
@@ -36,10 +37,9 @@ final class TestServer: Sendable {
     }
 
     init(configure: (inout Configuration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory("caresync-api")
         var configuration = Configuration()
-        configuration.databasePath = directory.appendingPathComponent("test.sqlite").path
+        configuration.databasePath = directory.path("test.sqlite")
         configuration.migrationsDirectory = Self.repositoryRoot.appendingPathComponent("migrations").path
         configuration.port = 0
         configuration.sqliteSynchronous = .normal
@@ -87,7 +87,7 @@ final class TestServer: Sendable {
 
     func stop() async {
         await app.shutdown(gracePeriod: .seconds(2))
-        try? FileManager.default.removeItem(at: directory)
+        directory.remove()
     }
 
     /// Sends a request with an optional bearer token and JSON body.
@@ -97,7 +97,7 @@ final class TestServer: Sendable {
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         var bytes = body ?? []
         if let json { bytes = json.serialized(); all.append(("Content-Type", "application/json")) }
-        return try await SocketHTTPClient(port: port).send(method: method, path: path, headers: all, body: bytes)
+        return try await TestHTTPClient.send(port: port, method: method, path: path, headers: all, body: bytes)
     }
 }
 

@@ -35,6 +35,9 @@ struct BrokenStore: SyncStore {
     }
 
     func currentAnchor() throws -> Anchor { try base.currentAnchor() }
+    func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection {
+        try base.statistics(patient: patient, query: query)
+    }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { try base.report(patient: patient, syncIdentifier: syncIdentifier) }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
     func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }

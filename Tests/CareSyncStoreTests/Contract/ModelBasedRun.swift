@@ -1,13 +1,13 @@
+import CareSyncTestSupport
 import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
 
 /// Seeded uuids for the model's server-assigned ones; thread-safe because the model calls it under its lock.
-final class SeededUUIDs: @unchecked Sendable {
-    private var generator: OperationGenerator
-    private let lock = NSLock()
-    init(seed: UInt64) { generator = OperationGenerator(seed: seed) }
-    func next() -> UUID { lock.withLock { UUID(uuid: generator.randomBytes()) } }
+final class SeededUUIDs: Sendable {
+    private let generator: Shared<OperationGenerator>
+    init(seed: UInt64) { generator = Shared(OperationGenerator(seed: seed)) }
+    func next() -> UUID { generator.update { UUID(uuid: $0.randomBytes()) } }
 }
 
 /// The first difference between the store under test and the model.
@@ -55,6 +55,7 @@ struct ModelBasedRun {
                 }
                 try checkReports()
                 if Int.random(in: 0..<10, using: &rng) == 0 { try checkFilteredFeed(patient: op.patient ?? "p1") }
+                if step % 100 == 99 || step == steps - 1 { try checkStatistics() }
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
             }

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncCore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CareSyncCore
 import Foundation
 @testable import CareSyncStore
@@ -59,17 +60,15 @@ enum FeedItem: Hashable {
 }
 
 /// Keeps temporary directories alive until the process ends.
-final class KeptDirectories: @unchecked Sendable {
-    private let lock = NSLock()
-    private var directories: [TemporaryDirectory] = []
-    private var registered = false
+final class KeptDirectories: Sendable {
+    private let state = Shared<(directories: [TemporaryDirectory], registered: Bool)>(([], false))
     func keep(_ directory: TemporaryDirectory) {
-        let first = lock.withLock { () -> Bool in
-            directories.append(directory)
-            defer { registered = true }
-            return !registered
+        let first = state.update { state -> Bool in
+            state.directories.append(directory)
+            defer { state.registered = true }
+            return !state.registered
         }
         if first { atexit { StoreFixture.releaseKeptDirectories() } }
     }
-    func releaseAll() { lock.withLock { directories.removeAll() } }
+    func releaseAll() { state.update { $0.directories.removeAll() } }
 }
