@@ -79,7 +79,7 @@ struct OperationGenerator {
     }
 
     mutating func sample() -> SampleInput {
-        let type = pick([SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass, .bloodPressure])
+        let type = pick([SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass, .bloodPressure, .bloodPressureSystolic])
         let value: Double = type == .sleepAnalysis ? Double(Int.random(in: 0...5, using: &rng)) : Double(Int.random(in: 0...20, using: &rng)) * 2.5
         let start = Self.base.addingTimeInterval(Double(Int.random(in: 0...10_000, using: &rng)) * 60 + 0.125)
         let end = start.addingTimeInterval(type == .heartRate ? 0 : Double(Int.random(in: 0...30, using: &rng)) * 60)
