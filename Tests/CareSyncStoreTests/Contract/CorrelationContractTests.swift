@@ -92,4 +92,34 @@ import Testing
         let read = try Contract.readAll(store, from: v2.anchor)
         #expect(read.sampleUUIDs == [pair.uuid] && read.deletedUUIDs == [v1.report.samples["pressure"]!.uuid])
     }
+
+    @Test(arguments: ContractStores.all)
+    func componentStatisticsCountStandaloneSamplesAndThePairs(factory: ContractStore) throws {
+        let store = try factory.make()
+        let t = Contract.t0
+        _ = try upsert(store, [Contract.makePressure(120, 80, start: t), Contract.makePressure(110, 70, start: t + 3600,
+                                                                                              syncIdentifier: "bp", syncVersion: 1)])
+        _ = try store.upsert([Contract.makeInput(type: .bloodPressureSystolic, value: 130, start: t + 7200, minutes: 0),
+                              Contract.makeInput(type: .bloodPressureDiastolic, value: 90, start: t + 7200, minutes: 0)],
+                             patient: p, source: "org.example.cuff", now: now)
+        _ = try store.upsert([Contract.makePressure(200, 150, start: t)], patient: "patient-2", source: src, now: now)
+        func figures(_ type: SampleType, _ configure: (inout StatisticsQuery) -> Void = { _ in }) throws -> StatisticsValues {
+            var query = StatisticsQuery(type: type, start: t - 10 * 3600, end: t + 14 * 3600, interval: .day,
+                                        options: [.discreteAverage, .discreteMin, .discreteMax, .mostRecent])
+            configure(&query)
+            return try store.statistics(patient: p, query: query).buckets[0].values
+        }
+        // Systolic: 120, 110 (pairs) and 130 (alone); diastolic: 80, 70 and 90.
+        #expect(try figures(.bloodPressureSystolic) == StatisticsValues(average: 120, minimum: 110, maximum: 130, mostRecent: 130,
+                                                                         mostRecentStart: t + 7200, mostRecentEnd: t + 7200))
+        #expect(try figures(.bloodPressureDiastolic).average == 80)
+        #expect(try figures(.bloodPressureDiastolic) { $0.sources = [src] }.average == 75)
+        // Replacing the pair moves both components; deleting it removes both.
+        _ = try upsert(store, [Contract.makePressure(140, 100, start: t + 3600, syncIdentifier: "bp", syncVersion: 2)], at: 1)
+        #expect(try figures(.bloodPressureSystolic).average == 130 && figures(.bloodPressureDiastolic).average == 90)
+        _ = try store.delete(uuids: [], syncIdentifiers: ["bp"], patient: p, source: src, now: now + 2)
+        #expect(try figures(.bloodPressureSystolic).average == 125 && figures(.bloodPressureDiastolic).maximum == 90)
+        // The correlation itself has no statistics: ask for a component.
+        Contract.expectError(.validationFailed([])) { try figures(.bloodPressure) }
+    }
 }
