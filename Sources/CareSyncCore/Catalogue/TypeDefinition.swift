@@ -15,7 +15,7 @@ public enum AggregationStyle: String, Sendable, CaseIterable {
     case cumulative
     /// Points averaged arithmetically (body mass).
     case discreteArithmetic
-    /// Levels averaged over time (heart rate); CareSync averages them arithmetically.
+    /// Levels averaged over time (heart rate): each value weighted by the time until the next sample.
     case discreteTemporallyWeighted
     /// Sound levels averaged as their equivalent continuous level (energy mean of decibels).
     case discreteEquivalentContinuousLevel

@@ -9,7 +9,9 @@
 ///   mean of the values, min and max the extremes, mostRecent the value with the latest start
 ///   (then latest end, then last given). Sound levels (`discreteEquivalentContinuousLevel`, dBASPL)
 ///   average as their equivalent continuous level, `10·log10(mean(10^(L/10)))`, as HealthKit does.
-///   Temporally weighted types (heart rate) are averaged arithmetically too.
+///   Temporally weighted types (`discreteTemporallyWeighted`: heart rate) average over time: in a bucket,
+///   each value holds from its start until the next sample's start, the last one until the bucket's end,
+///   and the average is Σ value × time / Σ time; samples with the same start share their time equally.
 /// - **Without `priority`, overlapping sources add up**: if a phone and a watch both count the same
 ///   steps, the bucket's sum holds both. Pass `priority` to count each moment once (see
 ///   `StatisticsEngine.prioritizedSums`); discrete figures then come, per bucket, from the highest-ranked
@@ -42,6 +44,7 @@ public enum StatisticsEngine {
             if decibels { for i in rows.indices { rows[i].value = FigureMap.power(ofLevel: rows[i].value) } }
             buckets = discrete(plan, rows: rows, sources: input.sources, ranks: query.priority.isEmpty ? nil : ranks,
                                selection: selection, separate: separate,
+                               weighted: query.type.aggregation == .discreteTemporallyWeighted,
                                map: FigureMap(unit: conversion, decibels: decibels))
         }
         return StatisticsCollection(type: query.type, unit: plan.unit, options: query.options, buckets: buckets)

@@ -12,7 +12,8 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable {
 
     /// The sum of a cumulative type, each sample prorated by its overlap with the bucket.
     public static let cumulativeSum = StatisticsOptions(rawValue: 1 << 0)
-    /// The arithmetic mean of the discrete samples that start in the bucket.
+    /// The mean of the discrete samples that start in the bucket: arithmetic, over time for temporally
+    /// weighted types, as an equivalent continuous level for sound levels.
     public static let discreteAverage = StatisticsOptions(rawValue: 1 << 1)
     /// The least discrete value starting in the bucket.
     public static let discreteMin = StatisticsOptions(rawValue: 1 << 2)
