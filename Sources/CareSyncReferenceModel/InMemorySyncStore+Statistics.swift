@@ -2,7 +2,7 @@ import CareSyncCore
 
 extension InMemorySyncStore {
     /// Statistics over a patient's live samples, selected as the SQLite store's SQL selects them: discrete
-    /// samples by their start in the range, cumulative ones when any of them reaches into it. A component
+    /// samples by their start in the range, cumulative and category ones when any of them reaches into it. A component
     /// type (`bloodPressureSystolic`) also counts that component of its correlations (`bloodPressure`).
     public func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection {
         let plan = try StatisticsPlan(query)
@@ -14,7 +14,7 @@ extension InMemorySyncStore {
                 if let sources = query.sources, !sources.contains(sample.source) { return false }
                 let start = SyncRules.milliseconds(sample.start), end = SyncRules.milliseconds(sample.end)
                 guard start < last else { return false }
-                return query.type.isCumulative ? (start >= first || end > first) : start >= first
+                return query.countsOverlap ? (start >= first || end > first) : start >= first
             }
         }
         var input = StatisticsInput(capacity: samples.count)

@@ -32,7 +32,7 @@ import Testing
             let sleep = try #require(byName["sleepAnalysis"])
             #expect(sleep["kind"] == "category" && sleep["aggregation"] == .null && sleep["canonicalUnit"] == .null)
             #expect(sleep["allowedValues"]?.arrayValue?.map { $0["value"] } == [0, 1, 2, 3, 4, 5])
-            #expect(sleep["allowedValues"]?[5]?["name"] == "asleepREM" && sleep["statisticsOptions"] == [])
+            #expect(sleep["allowedValues"]?[5]?["name"] == "asleepREM" && sleep["statisticsOptions"] == ["separateBySource", "durationByValue"])
             #expect(sleep["components"] == .null && steps["components"] == .null)
             let pressure = try #require(byName["bloodPressure"])
             #expect(pressure["kind"] == "correlation" && pressure["aggregation"] == .null && pressure["canonicalUnit"] == "mmHg")

@@ -25,10 +25,10 @@ enum TypeCatalogueWire {
         ]
     }
 
-    /// The options `GET …/statistics` accepts for the type (none for categories and correlations).
+    /// The options `GET …/statistics` accepts for the type (durationByValue for categories, none for correlations).
     static func statisticsOptions(_ type: SampleType) -> StatisticsOptions {
         switch type.aggregation {
-        case nil: []
+        case nil: type.kind == .category ? [.durationByValue, .separateBySource] : []
         case .cumulative?: [.cumulativeSum, .separateBySource]
         case .some: StatisticsOptions.discreteOptions.union(.separateBySource)
         }

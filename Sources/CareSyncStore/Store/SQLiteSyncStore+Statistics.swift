@@ -24,7 +24,7 @@ enum StatisticsFetch {
     /// `samples_span (patient, type, start_ms, end_ms, value, source, user_entered)` covers the query, so
     /// it is an index-only range scan, in start order (no sort); a component of correlation rows is read
     /// through the partial index `samples_correlation` the same way. Discrete samples count by their start,
-    /// so the scan is `[start, end)`. A cumulative sample counts if any of it reaches into the range: it
+    /// so the scan is `[start, end)`. A cumulative or category sample counts if any of it reaches into the range: it
     /// ends after `start`, and since it lasts at most `longest`, it starts after `start - longest`;
     /// that lower bound is what keeps the scan from walking the patient's whole history before `start`.
     static func statement(patient: String, plan: StatisticsPlan, longest: Int64?,
@@ -38,7 +38,7 @@ enum StatisticsFetch {
         if component != nil { sql += " AND second_value IS NOT NULL" }
         var arguments: [SQLValue] = [.text(patient), .text((component?.correlation ?? query.type).rawValue),
                                      .integer(plan.startMilliseconds), .integer(plan.endMilliseconds)]
-        if query.type.isCumulative {
+        if query.countsOverlap {
             // end_ms > ?3 and end_ms - start_ms <= longest imply start_ms > ?3 - longest.
             sql += " AND start_ms > ?5 AND (start_ms >= ?3 OR end_ms > ?3)"
             arguments.append(.integer(plan.startMilliseconds - max(0, longest ?? 0) - 1))

@@ -19,6 +19,8 @@ extension ModelBasedRun {
                             options: [.discreteAverage, .discreteMin, .discreteMax], excludeUserEntered: excludeUserEntered),
             StatisticsQuery(type: .bloodPressureDiastolic, start: start, end: end, interval: .hour, timeZone: "UTC",
                             options: [.discreteAverage, .separateBySource], excludeUserEntered: excludeUserEntered, sources: ["s2"]),
+            StatisticsQuery(type: .sleepAnalysis, start: start, end: end, interval: .hour, timeZone: "Asia/Kolkata",
+                            options: [.durationByValue, .separateBySource], unit: .named("min"), excludeUserEntered: excludeUserEntered),
         ] }
         for patient in OperationGenerator.patients {
             for query in queries {
@@ -47,6 +49,9 @@ extension ModelBasedRun {
             default: false
             }
         }
+        let durations = (a.durations ?? [:]).keys.sorted() == (b.durations ?? [:]).keys.sorted()
+            && (a.durations ?? [:]).allSatisfy { same($0.value, b.durations?[$0.key]) }
         return same(a.sum, b.sum) && same(a.average, b.average) && same(a.minimum, b.minimum) && same(a.maximum, b.maximum)
+            && durations
     }
 }
