@@ -113,14 +113,16 @@ extension LiveTests {
 
         @Test func shutdownGracePeriodBoundsASlowHandler() async throws {
             var router = Router()
+            let entered = AsyncStream<Void>.makeStream()
             router.get("/forever") { _, _ in
+                entered.continuation.yield()
                 try await Task.sleep(for: .seconds(30))
                 return .text("late")
             }
             let (server, port) = try TestServer.start(responder: router)
             let client = try TestHTTPClient(port: port)
             client.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(50))
+            for await _ in entered.stream { break }  // the handler runs: the request is in flight
             let clock = ContinuousClock()
             let started = clock.now
             await server.shutdown(gracePeriod: .milliseconds(200))
@@ -194,15 +196,22 @@ extension LiveTests {
         // SIGUSR2 stands in for SIGTERM (same code path): a real SIGTERM would also reach any other
         // suite of this test process that serves until terminated.
         @Test func aSignalFinishesTheRequestInFlightThenStops() async throws {
-            let (server, port) = try TestServer.start()
+            var router = TestServer.router()
+            let entered = AsyncStream<Void>.makeStream()
+            router.get("/held") { _, _ in
+                entered.continuation.yield()
+                try await Task.sleep(for: .milliseconds(300))
+                return .text("slow")
+            }
+            let (server, port) = try TestServer.start(responder: router)
             let installed = AsyncStream<Void>.makeStream()
             let running = Task {
                 await server.runUntilSignalled([SIGUSR2], gracePeriod: .seconds(3)) { installed.continuation.yield() }
             }
             for await _ in installed.stream { break }
             let client = try TestHTTPClient(port: port)
-            client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(50))
+            client.send("GET /held HTTP/1.1\r\nHost: a\r\n\r\n")
+            for await _ in entered.stream { break }  // in flight when the signal arrives
             kill(getpid(), SIGUSR2)
             let reply = try client.read()
             #expect(reply.status == 200)
@@ -220,15 +229,17 @@ extension LiveTests {
             var configuration = TestServer.configuration()
             configuration.maxConcurrentRequests = 1
             let gate = AsyncStream<Void>.makeStream()
+            let entered = AsyncStream<Void>.makeStream()
             var router = TestServer.router()
             router.get("/park") { _, _ in
+                entered.continuation.yield()
                 for await _ in gate.stream { break }
                 return .text("done")
             }
             let (server, port) = try TestServer.start(configuration, responder: router)
             let parked = try TestHTTPClient(port: port)
             parked.send("GET /park HTTP/1.1\r\nHost: a\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(100))
+            for await _ in entered.stream { break }  // the one handler slot is taken
             let other = try TestHTTPClient(port: port)
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
             let refused = try other.read()

@@ -39,7 +39,7 @@ import Testing
             let post = try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
                                              json: ["samples": [Fixtures.steps(1)]], headers: headers)
             #expect(post.status == 503)
-            #expect(post.code == "unavailable")
+            post.expectProblem(503, "unavailable")
             let stored = try server.app.database.read { db in try db.scalarInt64("SELECT count(*) FROM samples") }
             #expect(stored == 0)
             let keys = try server.app.database.read { db in try db.scalarInt64("SELECT count(*) FROM idempotency_records") }

@@ -8,11 +8,7 @@ import Testing
 /// Every `code` of api.md, produced at least once with its status, as problem+json.
 @Suite(.serialized) struct ErrorCodeTests {
     static func expectProblem(_ reply: TestReply, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(reply.status == status, "\(reply.text)", sourceLocation: sourceLocation)
-        #expect(reply.code == code, "\(reply.text)", sourceLocation: sourceLocation)
-        #expect(reply.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
-        #expect(reply.json["status"] == .number(Double(status)), sourceLocation: sourceLocation)
-        #expect(reply.json["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+        reply.expectProblem(status, code, sourceLocation: sourceLocation)
     }
 
     @Test func requestErrors() async throws {

@@ -185,7 +185,7 @@ import CareSyncTestSupport
 
             try RetentionJob(store: api.store, retentionDays: server.app.configuration.tombstoneRetentionDays, metrics: api.metrics).runOnce()
             let stale = try await server.send("GET", Self.changes + "?anchor=\(firstAnchor)", token: heartRate)
-            #expect(stale.status == 410 && stale.code == "anchorExpired", "the purge should expire the opening anchor")
+            stale.expectProblem(410, "anchorExpired")
             let kept = try await server.send("GET", Self.changes + "?anchor=\(head)", token: heartRate)
             #expect(kept.status == 200)
             let resumed = try await EventStreamClient.open(port: server.port, path: Self.changes, token: heartRate,
@@ -236,10 +236,10 @@ import CareSyncTestSupport
             let t = server.tokens
             let accept = ("Accept", "text/event-stream")
             let badAnchor = try await server.send("GET", Self.changes + "?anchor=nonsense", token: t.aliceDevice, headers: [accept])
-            #expect(badAnchor.status == 400 && badAnchor.code == "invalidAnchor")
+            badAnchor.expectProblem(400, "invalidAnchor")
             #expect(badAnchor.header("Content-Type") == "application/problem+json")
             let badID = try await server.send("GET", Self.changes, token: t.aliceDevice, headers: [accept, ("Last-Event-ID", "nonsense")])
-            #expect(badID.status == 400 && badID.code == "invalidAnchor")
+            badID.expectProblem(400, "invalidAnchor")
             let badLimit = try await server.send("GET", Self.changes + "?limit=0&types=walking", token: t.aliceDevice, headers: [accept])
             #expect(badLimit.status == 422 && badLimit.json["errors"]?.arrayValue?.count == 2)
             let outside = try await server.send("GET", "/v1/patients/bob/changes", token: t.aliceDevice, headers: [accept])

@@ -96,7 +96,7 @@ import CareSyncTestSupport
 
             let other = try await server.send("POST", path, token: t.aliceDevice, json: ["samples": [Fixtures.steps(11)]], headers: [key])
             #expect(other.status == 422)
-            #expect(other.code == "validationFailed")
+            other.expectProblem(422, "validationFailed")
             #expect(other.json["errors"]?[0]?["field"] == "Idempotency-Key")
             // Keys are per token: another caller's same key is its own.
             let therapist = try await server.send("POST", path, token: t.therapist, json: body, headers: [key])
@@ -119,7 +119,7 @@ import CareSyncTestSupport
             #expect(again.status == 200 && again.body == first.body)
             #expect(again.header("Idempotent-Replayed") == "true")
             let unkeyed = try await server.send("DELETE", path, token: t.therapist)
-            #expect(unkeyed.status == 404 && unkeyed.code == "notFound")
+            unkeyed.expectProblem(404, "notFound")
             let feed = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
             #expect(feed.json["deletedObjects"]?.arrayValue?.count == 2)
         }
@@ -156,7 +156,7 @@ enum Shell {
             // body would answer 408 at its body deadline instead. So 401 first proves both, with no clock.
             let reply = try await TestHTTPClient.exchange(port: server.port, raw: Array(head.utf8))
             #expect(reply.status == 401)
-            #expect(reply.code == "unauthorized")
+            reply.expectProblem(401, "unauthorized")
         }
     }
 }

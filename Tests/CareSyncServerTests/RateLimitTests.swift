@@ -7,7 +7,9 @@ import Testing
 /// Per-token request budgets and per-address failed-authentication budgets (429 with Retry-After).
 @Suite struct RateLimitTests {
     @Test func aTokenOverItsBudgetIsRefusedWhileAnotherTokenOnThePatientIsServed() async throws {
-        try await TestServer.with(configure: { configuration in
+        // Time stands still for the limiters: however slow the machine, no request is earned back mid-test.
+        let frozen = ContinuousClock.now
+        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
             configuration.rateLimits.tokenRequestsPerSecond = 1
             configuration.rateLimits.tokenBurst = 3
         }) { server in
@@ -15,12 +17,8 @@ import Testing
             for _ in 0..<3 {
                 #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice).status == 200)
             }
-            // The fourth is refused unless the machine was so slow that a second passed and one request was earned
-            // back; then the one after it is.
-            var refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
-            if refused.status == 200 { refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice) }
-            #expect(refused.status == 429)
-            #expect(refused.code == "tooManyRequests")
+            let refused = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
+            refused.expectProblem(429, "tooManyRequests")
             #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
             // The therapist's own budget is untouched.
             #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
@@ -30,7 +28,8 @@ import Testing
     }
 
     @Test func repeatedFailedAuthenticationFromOneAddressIsSlowed() async throws {
-        try await TestServer.with(configure: { configuration in
+        let frozen = ContinuousClock.now
+        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
             configuration.rateLimits.failedAuthPerMinute = 1
             configuration.rateLimits.failedAuthBurst = 2
         }) { server in
@@ -41,7 +40,7 @@ import Testing
             for token in ["cs_0000000000000000_bad", server.tokens.aliceDevice] {
                 let refused = try await server.send("GET", "/v1/patients/alice/changes", token: token)
                 #expect(refused.status == 429)
-                #expect(refused.code == "tooManyRequests")
+                refused.expectProblem(429, "tooManyRequests")
                 #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }.map { $0 >= 1 } == true)
             }
             let metrics = try await server.send("GET", "/metrics")

@@ -4,8 +4,9 @@ import Testing
 
 /// The WWDC20 story through HTTP: a therapist posts weekly reports, a device follows the anchored feed.
 @Suite(.serialized) struct WWDC20StoryTests {
-    @Test func correctionShowsOneTombstoneAndOneSample() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: TestServer.Mode.allCases)
+    func correctionShowsOneTombstoneAndOneSample(mode: TestServer.Mode) async throws {
+        try await TestServer.with(mode) { server in
             let t = server.tokens
             let reports = "/v1/patients/alice/weekly-reports"
 
@@ -63,8 +64,9 @@ import Testing
         }
     }
 
-    @Test func samplesFollowTheSyncVersionRules() async throws {
-        try await TestServer.with { server in
+    @Test(arguments: TestServer.Mode.allCases)
+    func samplesFollowTheSyncVersionRules(mode: TestServer.Mode) async throws {
+        try await TestServer.with(mode) { server in
             let path = "/v1/patients/alice/samples"
             let token = server.tokens.aliceDevice
             let first = try await server.send("POST", path, token: token, json: ["samples": [Fixtures.steps(100, id: "d1", version: 1), Fixtures.steps(5, hour: 11)]])

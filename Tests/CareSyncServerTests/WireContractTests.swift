@@ -69,7 +69,7 @@ import Testing
             let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, body: Array(body.utf8),
                                               headers: [("Content-Type", "application/json")])
             #expect(reply.status == 400)
-            #expect(reply.code == "invalidJSON")
+            reply.expectProblem(400, "invalidJSON")
             let repeated = body.contains(#""value": 19"#) ? "value" : body.contains(#""a": 2"#) ? "a" : "samples"
             #expect(reply.json["detail"]?.stringValue?.contains("\"\(repeated)\"") == true, "\(reply.json)")
             let feed = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
@@ -83,7 +83,7 @@ import Testing
                                               body: [0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02, 0x03],
                                               headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
             #expect(reply.status == 400)
-            #expect(reply.code == "invalidJSON")
+            reply.expectProblem(400, "invalidJSON")
         }
     }
 
@@ -132,7 +132,7 @@ import Testing
             let reply = try await server.send("POST", path, token: server.tokens.admin, body: Array(body.utf8),
                                               headers: [("Content-Type", "application/json")])
             #expect(reply.status == 422)
-            #expect(reply.code == "validationFailed")
+            reply.expectProblem(422, "validationFailed")
             #expect(reply.json["errors"]?.arrayValue?.contains { $0["field"]?.stringValue == field } == true, "\(reply.json)")
             // Nothing was created.
             let patients = try await server.send("GET", "/v1/patients", token: server.tokens.admin)
@@ -207,7 +207,7 @@ import Testing
             let refused = try await server.send("POST", "/v1/patients/alice/samples/delete", token: server.tokens.narrow,
                                                 json: ["uuids": [.string(steps)], "syncIdentifiers": ["s"]])
             #expect(refused.status == 403)
-            #expect(refused.code == "forbidden")
+            refused.expectProblem(403, "forbidden")
             #expect(refused.json["errors"]?.arrayValue?.map { "\($0["field"]?.stringValue ?? "")[\($0["index"]?.numberValue ?? -1)]" }
                     == ["uuids[0.0]"])
             let feed = try await server.send("GET", "/v1/patients/alice/changes", token: broad)

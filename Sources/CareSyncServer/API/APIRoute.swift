@@ -28,6 +28,7 @@ extension CareSyncAPI {
             APIRoute(.get, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", getReport),
             APIRoute(.delete, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", deleteReport),
             APIRoute(.get, "/v1/patients/{patientId}/statistics", getStatistics),
+            APIRoute(.get, "/v1/patients/{patientId}/statistics/changes", getStatisticsChanges),
             APIRoute(.get, "/v1/types", listTypes),
             APIRoute(.post, "/v1/patients", createPatient),
             APIRoute(.get, "/v1/patients", listPatients),

@@ -32,7 +32,8 @@ public final class CareSyncAPI: Sendable {
     public init(store: any SyncStore, access: any AccessStore, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
-                readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics()) {
+                readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics(),
+                rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         self.store = store; self.access = access
         self.limits = limits; self.executor = executor; self.logger = logger; self.clock = clock
         self.readiness = readiness
@@ -40,8 +41,8 @@ public final class CareSyncAPI: Sendable {
         authenticator = Authenticator(store: access)
         admin = AccessAdmin(store: access)
         audit = AuditLog(store: access, logger: logger)
-        tokenBudget = RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst)
-        failedAuthBudget = RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst)
+        tokenBudget = RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock)
+        failedAuthBudget = RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock)
     }
 
     /// Wakes long polls whenever the store commits a change of their patient.

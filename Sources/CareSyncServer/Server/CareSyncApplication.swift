@@ -12,6 +12,10 @@ public final class CareSyncApplication: Sendable {
     public let api: CareSyncAPI
     /// The HTTP listener.
     public let http: HTTPServer
+    /// What the listener runs each request through (router, web app, access log) and its head filter: the
+    /// same pipeline without a socket, for in-memory tests (`InMemoryClient`).
+    public let responder: any HTTPResponder
+    public let headFilter: any RequestHeadFilter
     /// The open database.
     public let database: Database
     /// The configuration it was built from.
@@ -24,8 +28,10 @@ public final class CareSyncApplication: Sendable {
     }
     private let jobs = Mutex<Jobs?>(nil)
 
-    init(api: CareSyncAPI, http: HTTPServer, database: Database, configuration: Configuration, logger: Logger) {
-        self.api = api; self.http = http; self.database = database; self.configuration = configuration; self.logger = logger
+    init(api: CareSyncAPI, http: HTTPServer, responder: any HTTPResponder, headFilter: any RequestHeadFilter,
+         database: Database, configuration: Configuration, logger: Logger) {
+        self.api = api; self.http = http; self.responder = responder; self.headFilter = headFilter
+        self.database = database; self.configuration = configuration; self.logger = logger
     }
 
     /// The whole life of a serving process: starts everything (`start()`), calls `onListening` with the
@@ -97,8 +103,11 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
 
 /// Builds the server the configuration describes: opens and migrates the database, wires the stores,
 /// the API and the HTTP listener. Nothing listens until `start()`.
+/// `rateLimitClock` is what the rate limiters read (tests freeze it).
 public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
-                        metrics: ServerMetrics = ServerMetrics()) throws -> CareSyncApplication {
+                        metrics: ServerMetrics = ServerMetrics(),
+                        rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
+    throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
     let database = try openDatabase(configuration)
     let store = try SQLiteSyncStore(database: database)
@@ -113,14 +122,16 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamLifetime = configuration.stream.lifetime
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
-                          metrics: metrics)
+                          metrics: metrics, rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
+    let headFilter = api.makeHeadFilter()
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
-                          headFilter: api.makeHeadFilter(), logger: logger)
+                          headFilter: headFilter, logger: logger)
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
-    return CareSyncApplication(api: api, http: http, database: database, configuration: configuration, logger: logger)
+    return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: database,
+                               configuration: configuration, logger: logger)
 }
 
 extension Configuration {

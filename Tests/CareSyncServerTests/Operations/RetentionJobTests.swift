@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import CareSyncStore
 import Foundation
 import Testing
@@ -61,10 +62,7 @@ import Testing
         let job = RetentionJob(store: store, retentionDays: 1, interval: .milliseconds(20), logger: logger)
         job.start()
         job.start()  // a second start does nothing
-        let deadline = ContinuousClock.now + .seconds(5)
-        while collector.lines.filter({ $0.contains("retention.purged") }).count < 3 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await Eventually.until(deadline: .seconds(5)) { collector.lines.filter { $0.contains("retention.purged") }.count >= 3 }
         await job.stop()
         let runs = collector.lines.filter { $0.contains("retention.purged") }.count
         #expect(runs >= 3)

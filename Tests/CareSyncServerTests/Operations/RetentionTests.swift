@@ -31,7 +31,7 @@ import Testing
 
             let expired = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
             #expect(expired.status == 410)
-            #expect(expired.code == "anchorExpired")
+            expired.expectProblem(410, "anchorExpired")
             let fresh = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice)
             #expect(fresh.status == 200)
             #expect(fresh.json["samples"]?.arrayValue?.count == 1)

@@ -3,12 +3,22 @@ import CareSyncCore
 import CareSyncHTTP
 import Foundation
 import HTTPTypes
+import Testing
 @testable import CareSyncServer
 
-/// A server built by `buildServer` on a temporary database, serving over a real socket on a free loopback port,
-/// with two patients, two care teams and a token of every kind the authorization tests need.
+/// The one test harness of the API: a server built by `buildServer` (as production) on a temporary database, with
+/// two patients, two care teams and a token of every kind the authorization tests need. `.live` serves over a real
+/// socket on a free loopback port; `.inMemory` sends each request through the same pipeline (head filter, router,
+/// web app, access log, problem rendering) without a socket.
 final class TestServer: Sendable {
+    /// How requests reach the server.
+    enum Mode: Sendable, CaseIterable, CustomStringConvertible {
+        case live, inMemory
+        var description: String { self == .live ? "live" : "in memory" }
+    }
+
     let app: CareSyncApplication
+    let mode: Mode
     let directory: TemporaryDirectory
     /// The bound loopback port.
     let port: Int
@@ -36,7 +46,9 @@ final class TestServer: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
+         configure: (inout Configuration) -> Void = { _ in }) throws {
+        self.mode = mode
         directory = try TemporaryDirectory("caresync-api")
         var configuration = Configuration()
         configuration.databasePath = directory.path("test.sqlite")
@@ -44,7 +56,7 @@ final class TestServer: Sendable {
         configuration.port = 0
         configuration.sqliteSynchronous = .normal
         configure(&configuration)
-        app = try buildServer(configuration)
+        app = try buildServer(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now })
 
         let admin = app.api.admin
         let now = Date()
@@ -68,14 +80,15 @@ final class TestServer: Sendable {
             expired: expiredSecret, revoked: revokedToken.secret,
             narrow: try make(TokenSpec(role: .therapist, careTeams: ["physio"], source: "org.example.narrow",
                                        readTypes: ["sixMinuteWalkTestDistance"], writeTypes: ["sixMinuteWalkTestDistance"])))
-        port = try app.start()
+        port = mode == .live ? try app.start() : 0
     }
 
     /// Stops the server and removes its files.
     /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
-    static func with(configure: (inout Configuration) -> Void = { _ in },
+    static func with(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
+                     configure: (inout Configuration) -> Void = { _ in },
                      _ body: (TestServer) async throws -> Void) async throws {
-        let server = try TestServer(configure: configure)
+        let server = try TestServer(mode, rateLimitClock: rateLimitClock, configure: configure)
         do {
             try await body(server)
         } catch {
@@ -97,7 +110,20 @@ final class TestServer: Sendable {
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         var bytes = body ?? []
         if let json { bytes = json.serialized(); all.append(("Content-Type", "application/json")) }
-        return try await TestHTTPClient.send(port: port, method: method, path: path, headers: all, body: bytes)
+        switch mode {
+        case .live:
+            return try await TestHTTPClient.send(port: port, method: method, path: path, headers: all, body: bytes)
+        case .inMemory:
+            var fields = HTTPFields()
+            for (name, value) in all { fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value)) }
+            let request = Request(method: HTTPRequest.Method(method)!, target: path, headers: fields, body: bytes,
+                                  remoteAddress: "127.0.0.1:1")
+            let client = InMemoryClient(responder: app.responder, headFilter: app.headFilter,
+                                        configuration: app.http.configuration)
+            let response = await client.send(request)
+            return TestReply(status: response.status.code, headers: response.headers.map { ($0.name.rawName, $0.value) },
+                             body: response.body)
+        }
     }
 }
 
@@ -106,4 +132,24 @@ extension TestReply {
     var json: JSONValue { (try? JSONValue.parse(body)) ?? .null }
     /// The problem+json `code`, if any.
     var code: String? { json["code"]?.stringValue }
+
+    /// Asserts the whole problem answer: its status and media type, and a body of exactly the six members, with the
+    /// `type` and `title` fixed for `code`, the status repeated, a detail, and an array of field errors.
+    func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(self.status == status, "\(text)", sourceLocation: sourceLocation)
+        #expect(header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+        guard case .object(let body) = json else {
+            Issue.record("not a JSON object: \(text)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(Set(body.keys) == ["type", "title", "status", "detail", "code", "errors"], "\(text)", sourceLocation: sourceLocation)
+        #expect(body["code"] == .string(code), "\(text)", sourceLocation: sourceLocation)
+        #expect(body["type"] == .string(HTTPError.typePrefix + code), sourceLocation: sourceLocation)
+        let known = ProblemCode.all.first { $0.rawValue == code }
+        #expect(known != nil, "\(code) is not a documented code", sourceLocation: sourceLocation)
+        #expect(body["title"] == known?.title.map(JSONValue.string), "\(text)", sourceLocation: sourceLocation)
+        #expect(body["status"] == .number(Double(status)), sourceLocation: sourceLocation)
+        #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+        #expect(body["errors"]?.arrayValue != nil, sourceLocation: sourceLocation)
+    }
 }
