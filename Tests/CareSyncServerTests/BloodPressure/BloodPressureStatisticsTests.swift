@@ -48,7 +48,7 @@ import Testing
         try await TestServer.with { server in
             let reply = try await server.send("GET", "/v1/patients/alice/statistics?type=bloodPressure&\(Self.day)&options=discreteAverage",
                                               token: server.tokens.therapist)
-            #expect(reply.status == 422)
+            reply.expectProblem(422, "validationFailed")
             #expect(reply.json["errors"]?.arrayValue?.map { $0["field"] } == ["type"])
             let message = reply.json["errors"]?[0]?["message"]?.stringValue ?? ""
             #expect(message.contains("bloodPressureSystolic") && message.contains("bloodPressureDiastolic"), "\(message)")

@@ -88,7 +88,7 @@ import Testing
             for (sample, fields) in cases {
                 // Each after a valid pair in the same batch: the whole batch is refused.
                 let reply = try await server.send("POST", samples, token: device, json: ["samples": [Pressure.pair(110, 70), sample]])
-                #expect(reply.status == 422, "\(reply.text)")
+                reply.expectProblem(422, "validationFailed")
                 let errors = reply.json["errors"]?.arrayValue ?? []
                 #expect(errors.compactMap { $0["field"]?.stringValue } == fields, "\(reply.text)")
                 #expect(errors.allSatisfy { $0["index"] == 1 })
@@ -111,7 +111,8 @@ import Testing
             let half = try token(read: ["bloodPressureSystolic"], write: ["bloodPressureSystolic"])
             let full = try token(read: both, write: both)
             let refused = try await server.send("POST", samples, token: half, json: ["samples": [Pressure.pair(120, 80)]])
-            #expect(refused.status == 403 && refused.json["errors"]?[0]?["field"] == "type", "\(refused.text)")
+            refused.expectProblem(403, "forbidden")
+            #expect(refused.json["errors"]?[0]?["field"] == "type", "\(refused.text)")
             let stored = try await server.send("POST", samples, token: full, json: ["samples": [Pressure.pair(120, 80)]])
             #expect(stored.status == 200, "\(stored.text)")
             // Reading a pair also needs both: the half token's feed does not show it.
@@ -121,7 +122,8 @@ import Testing
             // A token lists a correlation's components, never the correlation itself (as HealthKit authorizes).
             let listed = try await server.send("POST", "/v1/tokens", token: server.tokens.admin,
                                                json: ["role": "device", "patient": "alice", "readTypes": ["bloodPressure"]])
-            #expect(listed.status == 422 && listed.json["errors"]?[0]?["field"] == "readTypes", "\(listed.text)")
+            listed.expectProblem(422, "validationFailed")
+            #expect(listed.json["errors"]?[0]?["field"] == "readTypes", "\(listed.text)")
         }
     }
 
