@@ -34,6 +34,11 @@ public protocol SyncStore: Sendable {
     /// `SyncError.validationFailed` for a query the type does not allow.
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection
 
+    /// The patient's replica checksums as of `anchor` (nil: the head): per type, the count and digest sum of the
+    /// samples live then, from running sums and the changes after `anchor` (no scan of the patient's samples).
+    /// Throws `SyncError.invalidAnchor` / `.anchorExpired` as the feed does.
+    func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums
+
     /// The current version of a report, or nil.
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport?
 

@@ -9,8 +9,8 @@ import Foundation
 struct ModelState: Sendable {
     /// A live sample with its patient and the sequence of its insert.
     struct Live: Sendable, Hashable { var sample: Sample; var patient: String; var sequence: Int64 }
-    /// A kept tombstone with its patient and the sequence of its deletion.
-    struct Tomb: Sendable, Hashable { var object: DeletedObject; var patient: String; var sequence: Int64 }
+    /// A kept tombstone with its patient, the sequence of its deletion and that of its sample's insert.
+    struct Tomb: Sendable, Hashable { var object: DeletedObject; var patient: String; var sequence: Int64; var inserted: Int64 }
     /// What a change log slot points at.
     enum Slot: Sendable, Hashable { case sample(UUID), tombstone(UUID) }
     /// The key of a sample with a sync identifier.
@@ -67,7 +67,7 @@ struct ModelState: Sendable {
                                    syncVersion: sample.syncVersion, source: sample.source,
                                    start: sample.start, end: sample.end, deletedAt: now)
         let sequence = append(.tombstone(uuid), patient: entry.patient)
-        tombstones[uuid] = Tomb(object: object, patient: entry.patient, sequence: sequence)
+        tombstones[uuid] = Tomb(object: object, patient: entry.patient, sequence: sequence, inserted: entry.sequence)
     }
 
     /// The live sample under a key, if any.

@@ -121,6 +121,7 @@ struct FailingStore: SyncStore {
     func changes(_ query: ChangeQuery) throws -> ChangeSet { throw DiskOnFire() }
     func currentAnchor() throws -> Anchor { throw DiskOnFire() }
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw DiskOnFire() }
+    func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw DiskOnFire() }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw DiskOnFire() }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw DiskOnFire() }
     func purgeTombstones(before horizon: Date) throws -> Int { throw DiskOnFire() }

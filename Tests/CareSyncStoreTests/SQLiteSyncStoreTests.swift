@@ -130,3 +130,25 @@ import Testing
         #expect(try restored.changes(ChangeQuery(patient: p, anchor: inside)).samples.map(\.value) == [30])
     }
 }
+
+/// A database from before the checksums migration gets its running sums from its live samples when the store opens.
+@Suite struct ChecksumFillTests {
+    @Test func aStoreOpeningADatabaseWithoutSumsFillsThemFromItsSamples() throws {
+        let fixture = try StoreFixture.make()
+        let store = fixture.store
+        let inputs: [SampleInput] = (0..<20).map { (i: Int) -> SampleInput in
+            let type: SampleType = i % 2 == 0 ? .stepCount : .heartRate
+            return Contract.makeInput(type: type, value: Double(i + 1), start: Contract.t0.addingTimeInterval(Double(i) * 60))
+        }
+        _ = try store.upsert(inputs, patient: "p1", source: "s", now: Date())
+        let before = try store.checksums(patient: "p1", at: nil)
+        #expect(before.types[.stepCount]?.count == 10 && before.types[.heartRate]?.count == 10)
+        try store.database.write { db in
+            try db.execute("DELETE FROM checksums")
+            try db.execute("DELETE FROM store_meta WHERE key = 'checksums'")
+        }
+        #expect(try store.checksums(patient: "p1", at: nil).types.isEmpty, "the sums are gone, as before 0004")
+        let reopened = try SQLiteSyncStore(database: store.database)
+        #expect(try reopened.checksums(patient: "p1", at: nil) == before)
+    }
+}

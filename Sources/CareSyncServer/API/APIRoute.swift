@@ -23,6 +23,7 @@ extension CareSyncAPI {
             APIRoute(.post, "/v1/patients/{patientId}/samples", postSamples),
             APIRoute(.post, "/v1/patients/{patientId}/samples/delete", deleteSamples),
             APIRoute(.get, "/v1/patients/{patientId}/changes", getChanges),
+            APIRoute(.get, "/v1/patients/{patientId}/checksums", getChecksums),
             APIRoute(.post, "/v1/patients/{patientId}/weekly-reports", postReport),
             APIRoute(.get, "/v1/patients/{patientId}/weekly-reports", listReports),
             APIRoute(.get, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", getReport),

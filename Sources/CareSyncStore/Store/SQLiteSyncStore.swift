@@ -27,6 +27,7 @@ public final class SQLiteSyncStore: SyncStore {
     public init(database: Database) throws {
         self.database = database
         self.storeID = try database.read { try StoreQueries.storeID($0) }
+        try database.write { try ChecksumQueries.fillIfNeeded($0) }
     }
 
     /// Opens the database at `path`, applies the migrations of `migrationsDirectory`, and opens the store.
@@ -68,6 +69,7 @@ public final class SQLiteSyncStore: SyncStore {
         let writer = SyncWriter(db: db, storeID: storeID)
         let result = try body(writer)
         try writer.recordSpans()
+        try writer.recordChecksums()
         let head = try StoreQueries.head(db)
         let changed = head == before ? [] : try db.fetchAll(
             "SELECT DISTINCT patient FROM change_log WHERE seq > ?", [.integer(before)]) { $0.string(0) }

@@ -34,6 +34,8 @@ public struct SyncWriter: SyncTransaction {
             """) }
         /// The longest duration inserted per (patient, type) in this transaction, for `sample_spans`.
         var longest: [SpanKey: Int64] = [:]
+        /// What this transaction added to and took from each (patient, type)'s checksum, for `checksums`.
+        var checksumDeltas: [SpanKey: TypeChecksum] = [:]
     }
 
     /// A (patient, type) pair of `sample_spans`.
@@ -155,6 +157,7 @@ public struct SyncWriter: SyncTransaction {
         try insert.execute()
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         statements.longest[key] = max(statements.longest[key] ?? 0, end - start)
+        statements.checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))
         return uuid
     }
 
@@ -175,14 +178,30 @@ public struct SyncWriter: SyncTransaction {
         statements.longest = [:]
     }
 
+    /// Adds this transaction's checksum deltas to `checksums`: one statement per (patient, type) it touched.
+    /// `SQLiteSyncStore.write` calls it before commit. Sums wrap at 2^64 (stored with the same bits as Int64).
+    func recordChecksums() throws {
+        guard !statements.checksumDeltas.isEmpty else { return }
+        for (key, delta) in statements.checksumDeltas {
+            var figures = try ChecksumQueries.stored(db, patient: key.patient, type: key.type)
+            figures.add(delta)
+            try db.cachedStatement("""
+                INSERT INTO checksums (patient, type, count, sum) VALUES (?, ?, ?, ?)
+                ON CONFLICT (patient, type) DO UPDATE SET count = excluded.count, sum = excluded.sum
+                """).execute([.text(key.patient), .text(key.type), .integer(figures.count), .integer(Int64(bitPattern: figures.sum))])
+        }
+        statements.checksumDeltas = [:]
+    }
+
     /// Removes a live sample and leaves its tombstone, under the next sequence.
     func tombstone(_ sample: Sample, patient: String, now: Date) throws {
-        try db.execute("DELETE FROM samples WHERE uuid = ?", [.blob(sample.uuid.bytes)])
-        guard db.changes == 1 else { throw StoreCorruption("tombstoning a sample that is not live") }
+        let inserted = try db.fetchAll("DELETE FROM samples WHERE uuid = ? RETURNING seq", [.blob(sample.uuid.bytes)]) { $0.int64(0) }
+        guard inserted.count == 1 else { throw StoreCorruption("tombstoning a sample that is not live") }
         let seq = try nextSequence(patient: patient, kind: 1, uuid: sample.uuid)
         let insert = try db.cachedStatement("""
-            INSERT INTO tombstones (seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO tombstones (seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms,
+                                    inserted_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.bind(seq, at: 1)
         try insert.bind(patient, at: 2)
@@ -194,7 +213,10 @@ public struct SyncWriter: SyncTransaction {
         try insert.bind(sample.syncVersion, at: 8)
         try insert.bind(sample.source, at: 9)
         try insert.bind(SyncRules.milliseconds(now), at: 10)
+        try insert.bind(inserted[0], at: 11)
         try insert.execute()
+        let key = SpanKey(patient: patient, type: sample.type.rawValue)
+        statements.checksumDeltas[key, default: TypeChecksum()].remove(SampleDigest.of(uuid: sample.uuid, syncVersion: sample.syncVersion))
     }
 }
 

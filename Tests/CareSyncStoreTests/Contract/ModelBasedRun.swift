@@ -169,6 +169,7 @@ struct ModelBasedRun {
         guard deleted == expected.deletedObjects else {
             throw Divergence(description: "\(patient) full replay: deleted objects \(Self.diff(deleted, expected.deletedObjects))")
         }
+        try checkChecksums(patient: patient, samples: samples, at: anchor)
         // From a random earlier anchor: the samples then, plus the feed since, are the samples now.
         var points = checkpoints[patient, default: []]
         if !points.isEmpty {
@@ -197,6 +198,7 @@ struct ModelBasedRun {
                 guard rebuilt == expected.samples else {
                     throw Divergence(description: "\(patient) replay from an earlier anchor: \(Self.diff(rebuilt, expected.samples))")
                 }
+                try checkChecksums(patient: patient, samples: point.samples, at: point.store)
             }
         }
         points.append((anchor, try model.currentAnchor(), expected.samples))

@@ -6,7 +6,7 @@
 // 1. raw SQLite reference: the same sample rows and indexes (migrations/0001) by one prepared INSERT in one transaction;
 // 2. store ingest: SQLiteSyncStore.upsert of step samples with sync identifiers, in batches;
 // 3. the same batches again (every item `ignored`);
-// 4. paging the whole history with limit 5,000, and one 5,000 page from the end;
+// 4. paging the whole history with limit 5,000, and one 5,000 page from the end; replica checksums beside a scan;
 // 5. with --big N: the store grown to N samples (extra rows bulk-loaded), then the same page reads.
 import CareSyncCore
 import CareSyncStore
@@ -65,6 +65,7 @@ report.line(String(format: "same batches again:     %9.0f samples/s wall (%.2f s
 
 // 4. Paging at this size.
 try PagingBench.run(store: store, label: "\(options.samples / 1_000_000)M", limit: options.pageLimit, report: report)
+try ChecksumBench.run(store: store, label: "\(options.samples / 1_000_000)M", report: report)
 
 // 5. A bigger store.
 if options.big > options.samples {
