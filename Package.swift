@@ -19,6 +19,7 @@ let package = Package(
         // System libraries: the shims wrap only what Swift cannot import.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // <sys/epoll.h>, which Glibc's module leaves out: the HTTP event loops' epoll sets.
         .systemLibrary(name: "CEpoll"),
 
@@ -26,6 +27,8 @@ let package = Package(
         .target(name: "CareSyncCore"),
         // SQLite: connection, statements, migrator, the sync store.
         .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CSQLite"]),
+        // PostgreSQL through libpq: connections, pool, migrator, the sync and access stores (docs/store.md).
+        .target(name: "CareSyncPostgres", dependencies: ["CareSyncCore", "CLibPQ"]),
         // The sync rules in plain Swift collections: the oracle tests compare the store against.
         .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
@@ -36,7 +39,7 @@ let package = Package(
         ]),
         // The API: controllers, auth, audit, error mapping, buildServer(config).
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncStore", "CareSyncHTTP",
+            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -69,9 +72,9 @@ let package = Package(
         // What every test target shares: polling with a deadline.
         .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
-        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
+        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
-        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncCore",
+        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",
                                                             "CareSyncReferenceModel", "CareSyncTestSupport"]),
     ]
 )

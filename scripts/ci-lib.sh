@@ -4,9 +4,13 @@
 #   ci_workdir                   a temporary folder for the database and logs; sets $work, cleans up on exit
 #   ci_serve [VAR=value...]      starts `caresync serve --port 0` with the given environment; sets $url, $server_pid
 #   ci_stop                      SIGTERM, and fails unless serve exits 0
+#   ci_postgres                  a throwaway PostgreSQL 15 (initdb in a temporary folder, a free loopback port,
+#                                run as an unprivileged user); sets $pg_url; stopped and removed on exit
 
 repo="$(pwd)"
 server_pid=""
+pg_dir=""
+pg_bin=/usr/lib/postgresql/15/bin
 
 ci_venv() {
   venv="$1"; shift
@@ -25,7 +29,31 @@ ci_build() {
 
 ci_cleanup() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid"; wait "$server_pid" || true; fi
-  rm -rf "$work"
+  if [ -n "$pg_dir" ]; then
+    ci_as_pg_user "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  fi
+  rm -rf "${work:-}"
+}
+
+# PostgreSQL refuses to run as root: as root, run it as the `postgres` user the package created.
+ci_as_pg_user() {
+  if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups "$@"; else "$@"; fi
+}
+
+ci_postgres() {
+  pg_dir="$(mktemp -d)"
+  trap ci_cleanup EXIT
+  [ "$(id -u)" = 0 ] && chown postgres:postgres "$pg_dir"
+  local port
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  # Throwaway data: no fsync. Trust on loopback only (initdb's default for local connections).
+  (cd "$pg_dir" && ci_as_pg_user "$pg_bin/initdb" -D "$pg_dir/data" -U caresync --auth=trust -E UTF8 --no-locale --no-sync >"$pg_dir/initdb.log")
+  (cd "$pg_dir" && ci_as_pg_user "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w start -o \
+    "-p $port -k $pg_dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    >/dev/null) || { cat "$pg_dir/server.log"; exit 1; }
+  pg_url="postgresql://caresync@127.0.0.1:$port/postgres"
+  echo "postgresql at $pg_url"
 }
 
 ci_workdir() {

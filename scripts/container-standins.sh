@@ -4,16 +4,20 @@
 #   runtime (debian:bookworm-slim): `debootstrap --variant=minbase bookworm`, plus a tiny offline
 #     apt repository holding libsqlite3-0 and zlib1g, since builds get no network; the Dockerfile's
 #     unchanged `apt-get update && apt-get install` then works as it does against Debian's mirror.
+#     libpq5 (and its dozen dependencies) comes preinstalled instead, so installing it is a no-op.
 #   build (swift:6.3-bookworm): the same kind of root with the -dev packages the official Swift
 #     image has, this machine's toolchain (/opt/swift, without debugger and editor tools), a
 #     copy of /opt/swift-packages and the same git `url.insteadOf` settings, so
-#     `swift build` resolves dependencies offline exactly as it does on this machine.
+#     `swift build` resolves dependencies offline exactly as it does on this machine. It also has
+#     libpq-dev preinstalled and no apt sources, so the Dockerfile's `apt-get install libpq-dev` is a
+#     no-op offline, where the official image downloads it.
 # Roots are cached in .container-cache/; images are skipped when their input stamp matches.
 set -euo pipefail
 source "$(dirname "$0")/container-env.sh"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-build_packages=binutils,git,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libncurses6,libsqlite3-dev,libstdc++-12-dev,libxml2-dev,pkg-config,tzdata,zlib1g-dev,ca-certificates,unzip
+build_packages=binutils,git,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libncurses6,libsqlite3-dev,libstdc++-12-dev,libxml2-dev,pkg-config,tzdata,zlib1g-dev,ca-certificates,unzip,libpq-dev
 runtime_debs=(libsqlite3-0 zlib1g)
+runtime_packages=libpq5
 swift_version="$(/opt/swift/usr/bin/swift --version 2>/dev/null | head -n 1)"
 
 # debootstrap ROOT [--include=...]: a cached minbase bookworm root.
@@ -59,13 +63,13 @@ import_root() {
   fi
 }
 
-# ---- runtime stand-in
-runtime_root="$cache_dir/bookworm-minbase"
-runtime_stamp="$(stamp minbase-v1 "${runtime_debs[@]}")"
+# ---- runtime stand-in (a root per package list: make_root caches by path)
+runtime_root="$cache_dir/bookworm-minbase-$(stamp "$runtime_packages")"
+runtime_stamp="$(stamp minbase-v2 "${runtime_debs[@]}" "$runtime_packages")"
 if image_is_current "$runtime_base" "$runtime_stamp"; then
   log "stand-in $runtime_base is current"
 else
-  make_root "$runtime_root"
+  make_root "$runtime_root" "--include=$runtime_packages"
   repo="$cache_dir/standin-apt"
   rm -rf "$repo" && mkdir -p "$repo"
   download() { (cd "$repo" && apt-get -o APT::Sandbox::User=root download "${runtime_debs[@]}" > /dev/null); }
@@ -82,22 +86,23 @@ else
 fi
 
 # ---- build stand-in
-build_root="$cache_dir/bookworm-swift-build"
-build_stamp="$(stamp swift-v1 "$build_packages" "$swift_version" "$(git config --system --get-regexp '^url\.' || true)")"
+build_root="$cache_dir/bookworm-swift-build-$(stamp "$build_packages")"
+build_stamp="$(stamp swift-v2 "$build_packages" "$swift_version" "$(git config --system --get-regexp '^url\.' || true)")"
 if image_is_current "$build_base" "$build_stamp"; then
   log "stand-in $build_base is current"
 else
   make_root "$build_root" "--include=$build_packages"
   staging="$cache_dir/build-overlay"
-  rm -rf "$staging" && mkdir -p "$staging/etc"
+  rm -rf "$staging" && mkdir -p "$staging/etc/apt"
+  : > "$staging/etc/apt/sources.list"   # no sources: apt-get update succeeds offline, installed packages stay
   # The same url.insteadOf rules as this machine: github.com -> /opt/swift-packages.
   git config --system --get-regexp '^url\.' | while read -r key value; do
     git config --file "$staging/etc/gitconfig" --add "$key" "$value"
   done
   extra_env="PATH=/opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
   import_root "$build_base" "$build_stamp" \
-    -C "$build_root" --exclude=./.caresync-complete . \
-    -C "$staging" ./etc/gitconfig \
+    -C "$build_root" --exclude=./.caresync-complete --exclude=./etc/apt/sources.list . \
+    -C "$staging" ./etc/gitconfig ./etc/apt/sources.list \
     -C / \
       --exclude=opt/swift/usr/bin/lldb-server --exclude='opt/swift/usr/lib/liblldb*' \
       --exclude=opt/swift/usr/bin/sourcekit-lsp --exclude='opt/swift/usr/lib/libsourcekitdInProc*' \

@@ -30,6 +30,9 @@ public protocol SyncStore: Sendable {
     /// The anchor at the head of the change log now (what a reader with nothing new would be handed).
     func currentAnchor() throws -> Anchor
 
+    /// Throws unless a write could commit now: the database is reachable and not read-only (`/readyz`).
+    func checkWritable() throws
+
     /// `HKStatisticsCollectionQuery` over the patient's live samples, all from one snapshot; throws
     /// `SyncError.validationFailed` for a query the type does not allow.
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection

@@ -71,6 +71,9 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         read { $0.headAnchor(storeID) }
     }
 
+    /// Memory always takes a write.
+    public func checkWritable() throws {}
+
     /// One page of the feed: each uuid's latest entry after the anchor, in sequence order.
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
         try read { state in try state.changes(query, storeID: storeID) }

@@ -102,6 +102,7 @@ import Testing
             let poll = await client(busy).send(.get, "/v1/patients/alice/changes?wait=5", headers: [.authorization: "Bearer \(server.tokens.aliceDevice)"])
             Self.expectProblem(reply(poll), 429, "tooManyRequests")
             Self.expectProblem(reply(await client(notReady).send(.get, "/readyz")), 503, "unavailable")
+            Self.expectProblem(reply(await client(broken).send(.get, "/readyz")), 503, "unavailable")  // the database fails
             let failed = reply(await client(broken).send(.get, "/v1/patients/alice/changes", headers: [.authorization: "Bearer \(server.tokens.aliceDevice)"]))
             Self.expectProblem(failed, 500, "internal")
             #expect(!failed.text.contains("disk"))
@@ -120,6 +121,7 @@ struct FailingStore: SyncStore {
     ) async throws -> IdempotentWriteResult<Value> { throw DiskOnFire() }
     func changes(_ query: ChangeQuery) throws -> ChangeSet { throw DiskOnFire() }
     func currentAnchor() throws -> Anchor { throw DiskOnFire() }
+    func checkWritable() throws { throw DiskOnFire() }
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw DiskOnFire() }
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw DiskOnFire() }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw DiskOnFire() }

@@ -1,3 +1,4 @@
+import CareSyncCore
 import Foundation
 import Testing
 @testable import CareSyncStore

@@ -63,19 +63,20 @@ extension Configuration {
         try overlay(members: members, prefix: "", source: .file(path: path))
     }
 
-    /// Applies one JSON object's members; sections (`limits`, `timeouts`, …) recurse.
+    /// Applies one JSON object's members; sections (`limits`, `timeouts`, …) recurse. `database` is a key
+    /// and a section: a path, or `{"url": …}`.
     private mutating func overlay(
         members: [String: ConfigurationValue], prefix: String, source: ConfigurationSource
     ) throws(ConfigurationError) {
         for name in members.keys.sorted() where name != "$comment" {
             let value = members[name]!
             let path = prefix + name
-            if let key = ConfigurationKey(rawValue: path) {
-                try key.apply(value, to: &self, source: source)
-            } else if case .object(let section) = value,
-                      ConfigurationKey.allCases.contains(where: { $0.rawValue.hasPrefix(path + ".") }) {
+            let hasSubkeys = ConfigurationKey.allCases.contains { $0.rawValue.hasPrefix(path + ".") }
+            if case .object(let section) = value, hasSubkeys {
                 try overlay(members: section, prefix: path + ".", source: source)
-            } else if ConfigurationKey.allCases.contains(where: { $0.rawValue.hasPrefix(path + ".") }) {
+            } else if let key = ConfigurationKey(rawValue: path) {
+                try key.apply(value, to: &self, source: source)
+            } else if hasSubkeys {
                 throw .invalidValue(key: path, value: value.shown, source: source, expected: "a JSON object (a section)")
             } else {
                 throw .unknownKey(key: path, source: source)

@@ -13,6 +13,8 @@ public struct Configuration: Sendable, Equatable {
     public var port: Int = 8080
     /// The path of the SQLite database file.
     public var databasePath: String = "./data/caresync.sqlite"
+    /// A `postgresql://` URL: the PostgreSQL store on that database instead of the SQLite file.
+    public var databaseURL: String?
     /// SQLite's `PRAGMA synchronous` for the write connection.
     public var sqliteSynchronous: SQLiteSynchronous = .full
     /// The folder holding the `NNNN_name.sql` migration files.

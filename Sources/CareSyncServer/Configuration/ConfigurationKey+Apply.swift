@@ -42,6 +42,12 @@ extension ConfigurationKey {
             configuration.host = host
         case .port: configuration.port = try integer(0...65_535)
         case .database: configuration.databasePath = try text()
+        case .databaseURL:
+            let url = try text()
+            guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+                throw invalid(value, source, "a postgresql:// URL")
+            }
+            configuration.databaseURL = url
         case .sqliteSynchronous: configuration.sqliteSynchronous = try choice(Configuration.SQLiteSynchronous.self)
         case .migrationsDirectory: configuration.migrationsDirectory = try text()
         case .limitsBodyBytes: configuration.limits.bodyBytes = try integer(1_024...1_073_741_824)
@@ -83,6 +89,7 @@ extension ConfigurationKey {
         case .host: return string(configuration.host)
         case .port: return String(configuration.port)
         case .database: return string(configuration.databasePath)
+        case .databaseURL: return configuration.databaseURL.map(string) ?? "null"
         case .sqliteSynchronous: return string(configuration.sqliteSynchronous.rawValue)
         case .migrationsDirectory: return string(configuration.migrationsDirectory)
         case .limitsBodyBytes: return String(configuration.limits.bodyBytes)

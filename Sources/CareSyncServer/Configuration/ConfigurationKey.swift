@@ -6,6 +6,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case host
     case port
     case database
+    case databaseURL = "database.url"
     case sqliteSynchronous = "sqlite.synchronous"
     case migrationsDirectory
     case limitsBodyBytes = "limits.bodyBytes"
@@ -80,6 +81,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .host: "Address to listen on (the container image uses 0.0.0.0)."
         case .port: "TCP port, 0...65535; 0 picks a free port."
         case .database: "Path of the SQLite database file."
+        case .databaseURL: "A postgresql:// URL: use the PostgreSQL store on that database instead of the SQLite file."
         case .sqliteSynchronous: "SQLite PRAGMA synchronous: off, normal, full or extra."
         case .migrationsDirectory: "Folder with the NNNN_name.sql migration files."
         case .limitsBodyBytes: "Largest request body in bytes, after gzip decompression (413)."

@@ -4,11 +4,16 @@ extension CareSyncAPI {
     /// GET /healthz: the process is up.
     func healthz(_ request: Request, _ context: APIContext) async throws -> Response { .json(["status": "ok"] as JSONValue) }
 
-    /// GET /readyz: the store is open and migrated.
+    /// GET /readyz: the store is open and migrated, its database reachable and writable.
     func readyz(_ request: Request, _ context: APIContext) async throws -> Response {
         guard readiness() else { throw HTTPError.unavailable("The store is not ready.") }
         let store = self.store
-        _ = try await blocking { try store.currentAnchor() }
+        do {
+            try await executor.run { _ = try store.currentAnchor(); try store.checkWritable() }
+        } catch {
+            logger.warning("readiness.store_unavailable", metadata: ["error": "\(error)"])
+            throw HTTPError.unavailable("The database is not reachable or takes no writes.")
+        }
         return .json(["status": "ready"] as JSONValue)
     }
 

@@ -1,6 +1,7 @@
 import Synchronization
 import CareSyncCore
 import CareSyncHTTP
+import CareSyncPostgres
 import CareSyncStore
 import Foundation
 import Logging
@@ -16,8 +17,8 @@ public final class CareSyncApplication: Sendable {
     /// same pipeline without a socket, for in-memory tests (`InMemoryClient`).
     public let responder: any HTTPResponder
     public let headFilter: any RequestHeadFilter
-    /// The open database.
-    public let database: Database
+    /// The open SQLite database; nil when the stores are on PostgreSQL (`database.url`).
+    public let database: Database?
     /// The configuration it was built from.
     public let configuration: Configuration
     let logger: Logger
@@ -29,7 +30,7 @@ public final class CareSyncApplication: Sendable {
     private let jobs = Mutex<Jobs?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, responder: any HTTPResponder, headFilter: any RequestHeadFilter,
-         database: Database, configuration: Configuration, logger: Logger) {
+         database: Database?, configuration: Configuration, logger: Logger) {
         self.api = api; self.http = http; self.responder = responder; self.headFilter = headFilter
         self.database = database; self.configuration = configuration; self.logger = logger
     }
@@ -109,8 +110,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
                         rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
     throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
-    let database = try openDatabase(configuration)
-    let store = try SQLiteSyncStore(database: database)
+    let stores = try openStores(configuration)
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
     limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
@@ -121,8 +121,8 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
-    let api = CareSyncAPI(store: store, access: SQLiteAccessStore(database: database), limits: limits, logger: logger,
-                          metrics: metrics, rateLimitClock: rateLimitClock)
+    let api = CareSyncAPI(store: stores.sync, access: stores.access, limits: limits, logger: logger, metrics: metrics,
+                          rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
@@ -130,8 +130,31 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: headFilter, logger: logger)
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
-    return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: database,
+    return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: stores.sqlite,
                                configuration: configuration, logger: logger)
+}
+
+/// The stores the configuration names, opened and migrated: PostgreSQL when `database.url` is set, else
+/// the SQLite file (the default).
+func openStores(_ configuration: Configuration) throws -> (sync: any SyncStore, access: any AccessStore, sqlite: Database?) {
+    if configuration.databaseURL != nil {
+        let store = try openPostgres(configuration)
+        return (store, PostgresAccessStore(database: store.database), nil)
+    }
+    let database = try openDatabase(configuration)
+    return (try SQLiteSyncStore(database: database), SQLiteAccessStore(database: database), database)
+}
+
+/// Connects to the PostgreSQL database of `database.url` and applies `<migrationsDirectory>/postgresql`.
+public func openPostgres(_ configuration: Configuration) throws -> PostgresSyncStore {
+    guard let url = configuration.databaseURL else { preconditionFailure("openPostgres without database.url") }
+    return try PostgresSyncStore(configuration: PostgresDatabase.Configuration(url: url),
+                                 migrationsDirectory: postgresMigrations(configuration))
+}
+
+/// The PostgreSQL migrations: the `postgresql` folder of the migrations directory.
+func postgresMigrations(_ configuration: Configuration) -> URL {
+    URL(fileURLWithPath: configuration.migrationsDirectory).appendingPathComponent("postgresql")
 }
 
 extension Configuration {
@@ -147,6 +170,10 @@ extension Configuration {
 
 /// Applies pending migrations to the configured database; returns the names applied.
 public func migrateDatabase(_ configuration: Configuration) throws -> [String] {
+    if let url = configuration.databaseURL {
+        return try PostgresMigrator(directory: postgresMigrations(configuration))
+            .migrate(PostgresDatabase(PostgresDatabase.Configuration(url: url)))
+    }
     let url = URL(fileURLWithPath: configuration.databasePath)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let database = try Database(path: configuration.databasePath)
@@ -155,11 +182,17 @@ public func migrateDatabase(_ configuration: Configuration) throws -> [String] {
 
 /// Operator actions over the configured database (migrated first).
 public func makeAccessAdmin(_ configuration: Configuration) throws -> AccessAdmin {
-    AccessAdmin(store: SQLiteAccessStore(database: try openDatabase(configuration)))
+    AccessAdmin(store: try openStores(configuration).access)
 }
 
 /// Copies the configured database to `path` through SQLite's online backup.
 public func backupDatabase(_ configuration: Configuration, to path: String) throws {
+    guard configuration.databaseURL == nil else { throw BackupUnsupported() }
     let store = try SQLiteSyncStore(database: try openDatabase(configuration))
     _ = try store.backup(to: path)
+}
+
+/// `caresync backup` copies the SQLite file; a PostgreSQL database has its own tools.
+struct BackupUnsupported: Error, CustomStringConvertible {
+    var description: String { "backup copies the SQLite file; on PostgreSQL use pg_dump or a base backup (pg_basebackup)" }
 }

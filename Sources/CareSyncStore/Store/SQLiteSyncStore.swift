@@ -100,6 +100,11 @@ public final class SQLiteSyncStore: SyncStore {
         try database.read { try StoreQueries.headAnchor($0, storeID: storeID) }
     }
 
+    /// Begins and commits an empty write transaction: the writer connection works and can take the write lock.
+    public func checkWritable() throws {
+        try database.write { _ in }
+    }
+
     /// The current version of a report from any source (latest update wins).
     public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
         try database.read { db in

@@ -35,6 +35,7 @@ import Testing
     /// A non-default value for every key, as text and as the JSON literal it must become.
     static let changedValues: [(ConfigurationKey, text: String, json: String)] = [
         (.host, "0.0.0.0", #""0.0.0.0""#), (.port, "9090", "9090"), (.database, "/data/cs.sqlite", #""/data/cs.sqlite""#),
+        (.databaseURL, "postgresql://caresync@db/caresync", #""postgresql://caresync@db/caresync""#),
         (.sqliteSynchronous, "normal", #""normal""#), (.migrationsDirectory, "/app/migrations", #""/app/migrations""#),
         (.limitsBodyBytes, "1048576", "1048576"), (.limitsSamplesPerRequest, "100", "100"),
         (.limitsRequestLineBytes, "4096", "4096"), (.limitsHeaderBytes, "8192", "8192"), (.limitsHeaderCount, "50", "50"),
@@ -75,6 +76,7 @@ import Testing
 
     @Test func environmentVariableNamesFollowTheKeys() {
         #expect(ConfigurationKey.database.environmentVariable == "CARESYNC_DATABASE")
+        #expect(ConfigurationKey.databaseURL.environmentVariable == "CARESYNC_DATABASE_URL")
         #expect(ConfigurationKey.limitsBodyBytes.environmentVariable == "CARESYNC_LIMITS_BODY_BYTES")
         #expect(ConfigurationKey.retentionTombstoneDays.environmentVariable == "CARESYNC_RETENTION_TOMBSTONE_DAYS")
         #expect(ConfigurationKey.logFormat.flagName == "log-format")
@@ -98,7 +100,8 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("config/caresync.example.json").path
         let text = try String(contentsOfFile: example, encoding: .utf8)
         #expect(try Configuration.load(configFile: example, environment: [:]) == Configuration())
-        for key in ConfigurationKey.allCases {
+        // `database` is a path or {"url": …}, never both: the example shows the path (the default) and its comment the URL.
+        for key in ConfigurationKey.allCases where key != .databaseURL {
             let leaf = key.rawValue.split(separator: ".").last!
             #expect(text.contains("\"\(leaf)\": \(key.jsonValue(in: Configuration()))"), "\(key.rawValue) missing")
         }

@@ -35,6 +35,7 @@ struct BrokenStore: SyncStore {
     }
 
     func currentAnchor() throws -> Anchor { try base.currentAnchor() }
+    func checkWritable() throws { try base.checkWritable() }
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { try base.checksums(patient: patient, at: anchor) }
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection {
         try base.statistics(patient: patient, query: query)

@@ -13,12 +13,13 @@ struct ContractStore: Sendable, CustomStringConvertible {
 }
 
 /// Every store implementation. The contract suite is parameterized over this list:
-/// add a factory here and every contract test runs against it.
+/// add a factory here and every contract test runs against it. PostgreSQL joins when
+/// `CARESYNC_TEST_POSTGRES_URL` names a server (`PostgresFixture`).
 enum ContractStores {
     static let all: [ContractStore] = [
         ContractStore(name: "InMemorySyncStore") { InMemorySyncStore() },
         ContractStore(name: "SQLiteSyncStore") { try StoreFixture.make().store },
-    ]
+    ] + PostgresFixture.contractStores
 }
 
 /// A sync store with the access store that shares its "database": audit records written in a sync
@@ -42,5 +43,5 @@ extension ContractStores {
             let store = try StoreFixture.make().store
             return (store, SQLiteAccessStore(database: store.database))
         },
-    ]
+    ] + PostgresFixture.contractPairs
 }

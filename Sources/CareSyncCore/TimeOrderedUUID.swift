@@ -1,18 +1,15 @@
-import CSQLite
 import Foundation
 
 /// Server-assigned sample uuids: version 7 (RFC 9562), a 48-bit Unix millisecond time then 74 random bits.
 ///
-/// Random (v4) uuids land all over the `samples_uuid` index, so every batch dirties a page per sample;
-/// time-ordered ones append at the index's right edge, and a batch touches a handful of pages.
-/// The time is the wall clock at assignment (not the request's `now`), and carries no meaning.
+/// Random (v4) uuids land all over a uuid index, so every batch dirties a page per sample; time-ordered
+/// ones append at the index's right edge, and a batch touches a handful of pages. The time is the wall
+/// clock at assignment (not the request's `now`), and carries no meaning. Each store supplies the random
+/// bits from its own generator.
 public enum TimeOrderedUUID {
-    /// A new version 7 uuid for the current time.
-    public static func make(date: Date = Date()) -> UUID {
+    /// A version 7 uuid for `date` whose random bits come from `random`.
+    public static func make(date: Date, random: (UInt64, UInt64)) -> UUID {
         let ms = UInt64(max(0, date.timeIntervalSince1970 * 1000))
-        // SQLite's generator (ChaCha20, seeded from the OS): no system call per uuid, unlike SystemRandomNumberGenerator.
-        var random = (UInt64(0), UInt64(0))
-        withUnsafeMutableBytes(of: &random) { sqlite3_randomness(Int32($0.count), $0.baseAddress) }
         let (a, b) = random
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> UInt64(40 - 8 * i)) }

@@ -1,8 +1,8 @@
-import CareSyncCore
 import Foundation
 
-/// Sample metadata as JSON text: an object of string, number and boolean values, keys sorted; NULL when empty.
-enum MetadataCoding {
+/// Sample metadata as the stores keep it: JSON text of an object of string, number and boolean values,
+/// keys sorted; nil (SQL NULL) when empty. Both stores read and write this one form.
+public enum MetadataCoding {
     private enum Value: Decodable {
         case string(String), number(Double), bool(Bool)
         init(from decoder: Decoder) throws {
@@ -14,7 +14,7 @@ enum MetadataCoding {
     }
 
     /// The JSON text of `metadata`, written directly (it is on every sample insert); nil when empty.
-    static func encode(_ metadata: [String: MetadataValue]) throws -> String? {
+    public static func encode(_ metadata: [String: MetadataValue]) throws -> String? {
         guard !metadata.isEmpty else { return nil }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in metadata.keys.sorted().enumerated() {
@@ -35,8 +35,11 @@ enum MetadataCoding {
     }
 
     /// A metadata number JSON cannot carry (infinity, NaN); validation refuses these before the store.
-    struct NonFiniteNumber: Error, Equatable {
-        let key: String
+    public struct NonFiniteNumber: Error, Equatable {
+        /// The key whose number is not finite.
+        public let key: String
+        /// The error for `key`.
+        public init(key: String) { self.key = key }
     }
 
     /// A JSON string literal: quote, backslash and control characters escaped, everything else as UTF-8.
@@ -54,7 +57,8 @@ enum MetadataCoding {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func decode(_ text: String?) throws -> [String: MetadataValue] {
+    /// The metadata of stored JSON text (nil or empty: none).
+    public static func decode(_ text: String?) throws -> [String: MetadataValue] {
         guard let text, !text.isEmpty else { return [:] }
         let values = try JSONDecoder().decode([String: Value].self, from: Data(text.utf8))
         return values.mapValues { value in

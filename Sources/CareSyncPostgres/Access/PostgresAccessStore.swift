@@ -1,0 +1,167 @@
+import CareSyncCore
+import Foundation
+
+/// Patients, care teams, tokens and audit records in the PostgreSQL database (the same tables as SQLite's
+/// migration 0010). Uniqueness is the server's: a concurrent duplicate from another instance is
+/// `alreadyExists`, never a second row.
+public final class PostgresAccessStore: AccessStore {
+    let database: PostgresDatabase
+
+    /// A store over an open, migrated database.
+    public init(database: PostgresDatabase) { self.database = database }
+
+    static func ms(_ d: Date) -> Int64 { SyncRules.milliseconds(d) }
+    static func date(_ ms: Int64) -> Date { SyncRules.date(milliseconds: ms) }
+
+    public func createPatient(_ p: PatientRecord) throws {
+        try database.write { db in
+            let inserted = try db.query("INSERT INTO patients (id, time_zone, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                                        [.text(p.id), .text(p.timeZone), .int64(Self.ms(p.createdAt))]).affected
+            guard inserted == 1 else { throw AccessStoreError.alreadyExists("patient \(p.id)") }
+        }
+    }
+
+    public func patient(id: String) throws -> PatientRecord? {
+        try database.read { db in
+            try db.query("SELECT id, time_zone, created_at FROM patients WHERE id = $1", [.text(id)]).first(Self.patientRow)
+        }
+    }
+
+    public func patients() throws -> [PatientRecord] {
+        try database.read { db in try db.query("SELECT id, time_zone, created_at FROM patients ORDER BY id").map(Self.patientRow) }
+    }
+
+    static func patientRow(_ r: PostgresRow) throws -> PatientRecord {
+        PatientRecord(id: try r.string(0), timeZone: try r.string(1), createdAt: date(try r.int64(2)))
+    }
+
+    public func createCareTeam(name: String, now: Date) throws {
+        try database.write { db in
+            let inserted = try db.query("INSERT INTO care_teams (name, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                                        [.text(name), .int64(Self.ms(now))]).affected
+            guard inserted == 1 else { throw AccessStoreError.alreadyExists("care team \(name)") }
+        }
+    }
+
+    public func addPatient(_ patient: String, toCareTeam name: String) throws {
+        try database.write { db in
+            guard try db.query("SELECT 1 FROM patients WHERE id = $1 FOR KEY SHARE", [.text(patient)]).count > 0 else {
+                throw AccessStoreError.missing("patient \(patient)")
+            }
+            guard try db.query("SELECT 1 FROM care_teams WHERE name = $1 FOR KEY SHARE", [.text(name)]).count > 0 else {
+                throw AccessStoreError.missing("care team \(name)")
+            }
+            try db.query("INSERT INTO care_team_patients (care_team, patient_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                         [.text(name), .text(patient)])
+        }
+    }
+
+    public func careTeams() throws -> [CareTeamRecord] {
+        try database.read { db in
+            let teams = try db.query("SELECT name, created_at FROM care_teams ORDER BY name").map { (try $0.string(0), try $0.int64(1)) }
+            let members = try db.query("SELECT care_team, patient_id FROM care_team_patients ORDER BY care_team, patient_id")
+                .map { (try $0.string(0), try $0.string(1)) }
+            let grouped = Dictionary(grouping: members, by: { $0.0 })
+            return teams.map { CareTeamRecord(name: $0.0, patients: grouped[$0.0]?.map(\.1) ?? [], createdAt: Self.date($0.1)) }
+        }
+    }
+
+    public func isPatient(_ patient: String, inAnyOf teams: [String]) throws -> Bool {
+        guard !teams.isEmpty else { return false }
+        return try database.read { db in
+            let placeholders = teams.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
+            return try db.query("SELECT 1 FROM care_team_patients WHERE patient_id = $1 AND care_team IN (\(placeholders)) LIMIT 1",
+                                [.text(patient)] + teams.map { .text($0) }).count > 0
+        }
+    }
+
+    public func insertToken(_ t: TokenRecord) throws {
+        try database.write { db in
+            let inserted = try db.query("""
+                INSERT INTO tokens (id, secret_hash, role, patient_id, source, read_types, write_types, created_at, expires_at, revoked_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING
+                """, [.text(t.id), .bytes(t.secretHash), .text(t.role.rawValue), .text(t.patient), .text(t.source),
+                      .text(Self.typeList(t.readTypes)), .text(Self.typeList(t.writeTypes)), .int64(Self.ms(t.createdAt)),
+                      .int64(t.expiresAt.map(Self.ms)), .int64(t.revokedAt.map(Self.ms))]).affected
+            guard inserted == 1 else { throw AccessStoreError.alreadyExists("token \(t.id)") }
+            for team in t.careTeams {
+                try db.query("INSERT INTO token_care_teams (token_id, care_team) VALUES ($1, $2)", [.text(t.id), .text(team)])
+            }
+        }
+    }
+
+    static let tokenColumns = "id, secret_hash, role, patient_id, source, read_types, write_types, created_at, expires_at, revoked_at"
+
+    public func token(id: String) throws -> TokenRecord? {
+        try database.read { db in
+            guard var t = try db.query("SELECT \(Self.tokenColumns) FROM tokens WHERE id = $1", [.text(id)]).first(Self.tokenRow) else {
+                return nil
+            }
+            t.careTeams = try db.query("SELECT care_team FROM token_care_teams WHERE token_id = $1 ORDER BY care_team", [.text(id)])
+                .map { try $0.string(0) }
+            return t
+        }
+    }
+
+    public func tokens() throws -> [TokenRecord] {
+        try database.read { db in
+            let list = try db.query("SELECT \(Self.tokenColumns) FROM tokens ORDER BY created_at, id").map(Self.tokenRow)
+            let teams = try db.query("SELECT token_id, care_team FROM token_care_teams ORDER BY care_team")
+                .map { (try $0.string(0), try $0.string(1)) }
+            let grouped = Dictionary(grouping: teams, by: { $0.0 })
+            return list.map { t in var t = t; t.careTeams = grouped[t.id]?.map(\.1) ?? []; return t }
+        }
+    }
+
+    static func tokenRow(_ r: PostgresRow) throws -> TokenRecord {
+        TokenRecord(id: try r.string(0), secretHash: try r.bytes(1), role: Role(rawValue: try r.string(2)) ?? .device,
+                    patient: try r.optionalString(3), careTeams: [], source: try r.string(4),
+                    readTypes: types(try r.optionalString(5)), writeTypes: types(try r.optionalString(6)),
+                    createdAt: date(try r.int64(7)), expiresAt: try r.optionalInt64(8).map(date), revokedAt: try r.optionalInt64(9).map(date))
+    }
+
+    static func typeList(_ set: Set<SampleType>?) -> String? { set.map { $0.map(\.rawValue).sorted().joined(separator: ",") } }
+    static func types(_ text: String?) -> Set<SampleType>? {
+        text.map { Set($0.split(separator: ",").compactMap { SampleType(rawValue: String($0)) }) }
+    }
+
+    public func revokeToken(id: String, at: Date) throws -> Bool {
+        try database.write { db in
+            try db.query("UPDATE tokens SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2", [.int64(Self.ms(at)), .text(id)]).affected > 0
+        }
+    }
+
+    /// Group-committed with whatever else is being written, so a busy server pays one commit for many records.
+    public func commitAudit(_ records: [AuditRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await database.asyncWrite { db in try Self.insertAudit(records, into: db) }
+    }
+
+    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one).
+    static func insertAudit(_ records: [AuditRecord], into db: PostgresConnection) throws {
+        for r in records {
+            try db.query("""
+                INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, [.int64(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
+                      .text(r.action), .int64(Int64(r.count)), .int64(Int64(r.status))])
+        }
+    }
+
+    public func audit(_ q: AuditQuery) throws -> [AuditRecord] {
+        var sql = "SELECT id, time, token_id, role, patient_id, action, item_count, status FROM audit_log WHERE true"
+        var values: [PostgresValue] = []
+        if let p = q.patient { values.append(.text(p)); sql += " AND patient_id = $\(values.count)" }
+        if let t = q.tokenID { values.append(.text(t)); sql += " AND token_id = $\(values.count)" }
+        if let b = q.before { values.append(.int64(b)); sql += " AND id < $\(values.count)" }
+        values.append(.int64(Int64(q.limit)))
+        sql += " ORDER BY id DESC LIMIT $\(values.count)"
+        let (query, bound) = (sql, values)
+        return try database.read { db in
+            try db.query(query, bound).map { r in
+                AuditRecord(id: try r.int64(0), time: Self.date(try r.int64(1)), tokenID: try r.string(2),
+                            role: Role(rawValue: try r.string(3)) ?? .device, patient: try r.optionalString(4),
+                            action: try r.string(5), count: Int(try r.int64(6)), status: Int(try r.int64(7)))
+            }
+        }
+    }
+}

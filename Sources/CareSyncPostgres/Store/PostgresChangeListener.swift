@@ -1,0 +1,62 @@
+import CareSyncCore
+import Foundation
+import Synchronization
+
+/// Wakes this process's long polls and streams when another instance commits a change: every write
+/// transaction that changed a patient's feed sends `NOTIFY` on the store's channel (delivered at commit,
+/// never for a rollback) with `<instance> <patient>` as payload, and this listener signals the store's
+/// `ChangeNotifier` for each one from another instance. Its own commits the store signals itself, at once.
+///
+/// One connection on a thread of its own waits for notifications. When the connection breaks (a
+/// restart, a failover) it reconnects every second until it can `LISTEN` again; a notification sent
+/// while it was away is lost, so a long poll waiting then answers at its deadline instead of at once —
+/// late, never wrong: it reads the feed again either way.
+final class PostgresChangeListener: Sendable {
+    /// The channel of a store: one per store identity, so stores sharing a server never wake each other.
+    static func channel(storeID: String) -> String { "caresync_\(storeID)" }
+
+    /// This instance's name in payloads: random, so its own notifications are told apart.
+    let instance = UUID().uuidString
+    private let stopped = Flag()
+
+    /// The payload announcing a change of `patient` by this instance.
+    func payload(patient: String) -> String { "\(instance) \(patient)" }
+
+    /// Starts listening on `channel` with a connection of `configuration`.
+    init(configuration: PostgresDatabase.Configuration, channel: String, notifier: ChangeNotifier) {
+        let (stopped, instance) = (self.stopped, self.instance)
+        let thread = Thread {
+            Self.run(configuration: configuration, channel: channel, instance: instance, notifier: notifier, stopped: stopped)
+        }
+        thread.name = "caresync.postgres.listen"
+        thread.start()
+    }
+
+    /// Ends the thread within a second (and closes its connection).
+    func stop() { stopped.set() }
+
+    private static func run(configuration: PostgresDatabase.Configuration, channel: String, instance: String,
+                            notifier: ChangeNotifier, stopped: Flag) {
+        while !stopped.isSet {
+            do {
+                let db = try PostgresDatabase.open(configuration)
+                try db.execute("LISTEN \(PostgresDatabase.quoteIdentifier(channel))")
+                while !stopped.isSet {
+                    for payload in try db.notifications(waitingUpTo: .seconds(1)) {
+                        guard let space = payload.firstIndex(of: " "), payload[..<space] != instance else { continue }
+                        notifier.signal(String(payload[payload.index(after: space)...]))
+                    }
+                }
+            } catch {
+                if !stopped.isSet { sleep(1) }
+            }
+        }
+    }
+
+    /// A stop flag shared with the thread.
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .relaxed) }
+        func set() { value.store(true, ordering: .relaxed) }
+    }
+}

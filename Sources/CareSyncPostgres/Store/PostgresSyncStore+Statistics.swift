@@ -1,0 +1,59 @@
+import CareSyncCore
+import Foundation
+
+extension PostgresSyncStore {
+    /// Statistics over a patient's live samples (api.md "Statistics"): validates the query first
+    /// (`SyncError.validationFailed`), lets SQL pick the samples from one snapshot, then buckets them in one pass.
+    public func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection {
+        let plan = try StatisticsPlan(query)
+        let input = try database.read { db in try PostgresStatisticsFetch.input(db, patient: patient, plan: plan) }
+        return StatisticsEngine.run(plan, input: input)
+    }
+}
+
+/// The SQL half of statistics, as SQLite's `StatisticsFetch`: an index-only range scan of `samples_span`
+/// in start order, bounded below for cumulative types by the longest stored sample (`sample_spans`).
+enum PostgresStatisticsFetch {
+    /// The statement text and its parameters for `plan`; `longest` is the patient's longest sample of the type.
+    static func statement(patient: String, plan: StatisticsPlan, longest: Int64?) -> (sql: String, parameters: [PostgresValue]) {
+        let query = plan.query
+        var sql = """
+            SELECT start_ms, end_ms, value, source FROM samples
+            WHERE patient = $1 AND type = $2 AND start_ms < $4
+            """
+        var parameters: [PostgresValue] = [.text(patient), .text(query.type.rawValue),
+                                           .int64(plan.startMilliseconds), .int64(plan.endMilliseconds)]
+        if query.type.isCumulative {
+            // end_ms > $3 and end_ms - start_ms <= longest imply start_ms > $3 - longest.
+            sql += " AND start_ms > $5 AND (start_ms >= $3 OR end_ms > $3)"
+            parameters.append(.int64(plan.startMilliseconds - max(0, longest ?? 0) - 1))
+        } else {
+            sql += " AND start_ms >= $3"
+        }
+        if query.excludeUserEntered { sql += " AND NOT user_entered" }
+        if let sources = query.sources {
+            // An empty list matches nothing (a type the caller may not read).
+            let names = sources.sorted()
+            let placeholders = names.indices.map { "$\($0 + parameters.count + 1)" }
+            sql += names.isEmpty ? " AND false" : " AND source IN (" + placeholders.joined(separator: ", ") + ")"
+            parameters += names.map { .text($0) }
+        }
+        sql += " ORDER BY start_ms"
+        return (sql, parameters)
+    }
+
+    /// Reads the rows of `plan` for `patient`; call inside a read transaction.
+    static func input(_ db: PostgresConnection, patient: String, plan: StatisticsPlan) throws -> StatisticsInput {
+        let longest = try db.query("SELECT max_duration_ms FROM sample_spans WHERE patient = $1 AND type = $2",
+                                   [.text(patient), .text(plan.query.type.rawValue)]).first { try $0.int64(0) }
+        let (sql, parameters) = statement(patient: patient, plan: plan, longest: longest)
+        let rows = try db.query(sql, parameters)
+        var input = StatisticsInput(capacity: rows.count)
+        for index in 0..<rows.count {
+            let row = rows[index]
+            let source = input.sourceIndex(try row.string(3))
+            input.append(StatisticsRow(start: try row.int64(0), end: try row.int64(1), value: try row.double(2), source: source))
+        }
+        return input
+    }
+}

@@ -1,0 +1,52 @@
+import CareSyncCore
+import Foundation
+
+extension PostgresWriter {
+    /// Posts a weekly report by `WeeklyReportPlanner`'s plan, in this transaction.
+    func upsertReport(_ input: WeeklyReportInput, patient: String, source: String,
+                      now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
+        let row = try PostgresReportQueries.row(db, patient: patient, source: source, syncIdentifier: input.syncIdentifier)
+        let stored = try row.map { row in
+            StoredReportState(syncVersion: row.syncVersion,
+                              samples: try PostgresReportQueries.liveSamples(db, patient: patient, row: row))
+        }
+        let plan = WeeklyReportPlanner.plan(stored: stored, input: input)
+        if plan.outcome == .ignored, let row {
+            return (.ignored, try PostgresReportQueries.report(db, patient: patient, row: row))
+        }
+        for action in plan.actions {
+            switch action {
+            case .keep:
+                continue
+            case let .replace(_, old, new):
+                try tombstone(old, patient: patient, now: now)
+                try insert(new, patient: patient, source: source)
+            case let .insert(_, new):
+                // A sample posted directly under the derived identifier gives way to the report (as the model).
+                if let id = new.syncIdentifier, let squatter = try liveSample(patient: patient, source: source, syncIdentifier: id) {
+                    try tombstone(squatter, patient: patient, now: now)
+                }
+                try insert(new, patient: patient, source: source)
+            case let .delete(_, old):
+                try tombstone(old, patient: patient, now: now)
+            }
+        }
+        let newRow = PostgresReportQueries.Row(source: source, syncIdentifier: input.syncIdentifier, syncVersion: input.syncVersion,
+                                               weekStart: input.weekStart, timeZone: input.timeZone,
+                                               keys: input.samples.map(\.key), updatedAt: SyncRules.milliseconds(now))
+        try PostgresReportQueries.save(db, patient: patient, row: newRow)
+        return (plan.outcome, try PostgresReportQueries.report(db, patient: patient, row: newRow))
+    }
+
+    /// Deletes the caller's report and tombstones its live samples (in key order); false when there was none.
+    func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
+        guard let row = try PostgresReportQueries.row(db, patient: patient, source: source, syncIdentifier: syncIdentifier) else {
+            return false
+        }
+        let samples = try PostgresReportQueries.liveSamples(db, patient: patient, row: row)
+        for key in samples.keys.sorted() { try tombstone(samples[key]!, patient: patient, now: now) }
+        try db.query("DELETE FROM weekly_reports WHERE patient = $1 AND source = $2 AND sync_id = $3",
+                     [.text(patient), .text(source), .text(syncIdentifier)])
+        return true
+    }
+}
