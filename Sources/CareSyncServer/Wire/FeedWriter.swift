@@ -27,6 +27,11 @@ enum FeedWriter {
 
     /// One sample, keys in sorted order as `JSONValue.serialized()` writes them.
     static func sample(_ s: Sample, unit requested: HealthUnit?, into out: inout [UInt8]) {
+        if s.secondValue != nil {
+            // A correlation (rare in a page): its components, then the same keys as any sample.
+            JSONValue.write(SampleWire.encode(s, unit: requested), into: &out)
+            return
+        }
         out += #"{"end":"#.utf8
         JSONValue.writeString(RFC3339.format(s.end), into: &out)
         out += #","metadata":"#.utf8
