@@ -24,11 +24,13 @@ for suite in ChangeOrderingTests PostgresConnectionTests PostgresServerTests; do
   grep -q "Suite $suite passed" "$pg_dir/tests.log" || { echo "$suite did not run"; exit 1; }
 done
 grep -q 'PostgresSyncStore to ' "$pg_dir/tests.log" || { echo "the contract suite did not run on PostgreSQL"; exit 1; }
+grep -q 'PostgresSyncStore to fanOutNumbersEachSubscriptionsDeliveriesInCommitOrder' "$pg_dir/tests.log" \
+  || { echo "the webhook contract suite did not run on PostgreSQL"; exit 1; }
 # The command line on PostgreSQL: migrate (twice: the second changes nothing), an operator command, serve.
 ci_build
 ci_workdir
 export CARESYNC_DATABASE_URL="$pg_url" CARESYNC_LOG_LEVEL=warning
-[ "$("$bin" migrate)" = "applied 0001_store.sql, 0002_correlations.sql" ] && [ "$("$bin" migrate)" = "up to date" ] || { echo "caresync migrate"; exit 1; }
+[ "$("$bin" migrate)" = "applied 0001_store.sql, 0002_correlations.sql, 0003_webhooks.sql" ] && [ "$("$bin" migrate)" = "up to date" ] || { echo "caresync migrate"; exit 1; }
 "$bin" patient create alice --time-zone UTC >/dev/null
 device="$("$bin" token create --role device --patient alice 2>/dev/null)"
 ci_serve

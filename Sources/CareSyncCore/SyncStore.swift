@@ -42,6 +42,10 @@ public protocol SyncStore: Sendable {
     /// Throws `SyncError.invalidAnchor` / `.anchorExpired` as the feed does.
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums
 
+    /// Webhook outbox entries after `id`, oldest first: one per commit and patient whose feed it changed, recorded
+    /// in that commit's transaction (a write that rolls back leaves none). `WebhookStore.fanOut` consumes them.
+    func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry]
+
     /// The current version of a report, or nil.
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport?
 

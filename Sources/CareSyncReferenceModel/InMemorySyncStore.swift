@@ -41,6 +41,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
             let transaction = ModelTransaction(state: state, storeID: storeID, makeUUID: makeUUID)
             let result = try body(transaction)
             state = transaction.state
+            state.recordOutbox(transaction.changedPatients, storeID: storeID, now: Date())
             access?.append(transaction.audit)
             return (result, transaction.changedPatients)
         }
@@ -78,6 +79,24 @@ public final class InMemorySyncStore: SyncStore, Sendable {
     public func changes(_ query: ChangeQuery) throws -> ChangeSet {
         try read { state in try state.changes(query, storeID: storeID) }
     }
+
+    /// Webhook outbox entries after `id`, oldest first.
+    public func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] {
+        read { state in Array(state.outbox.lazy.filter { $0.id > id }.prefix(limit)) }
+    }
+
+    /// Takes up to `limit` outbox entries off the outbox, oldest first, and hands them to `body` under the lock.
+    func takeOutbox<T>(limit: Int, _ body: ([OutboxEntry]) throws -> T) rethrows -> T {
+        try withState { state in
+            let taken = Array(state.outbox.prefix(limit))
+            let result = try body(taken)
+            state.outbox.removeFirst(taken.count)
+            return result
+        }
+    }
+
+    /// The highest outbox id handed out: a new subscription receives only later entries.
+    var outboxWatermark: Int64 { read { $0.outboxHead } }
 
     /// The most recently updated report with this id (any source), or nil.
     public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {

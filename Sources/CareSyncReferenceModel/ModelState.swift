@@ -37,6 +37,10 @@ struct ModelState: Sendable {
     var byKey: [Key: UUID] = [:]
     var reports: [Key: Report] = [:]
     var idempotency: [IdempotencyKey: IdempotencyRecord] = [:]
+    /// Webhook outbox entries not yet fanned out, oldest first.
+    var outbox: [OutboxEntry] = []
+    /// The highest outbox id handed out.
+    var outboxHead: Int64 = 0
 
     /// Takes the next sequence and records what it points at.
     mutating func append(_ slot: Slot, patient: String) -> Int64 {
@@ -44,6 +48,15 @@ struct ModelState: Sendable {
         log.append(slot)
         patientLog[patient, default: []].append(head)
         return head
+    }
+
+    /// Records the outbox entries of a commit that changed `patients`, at the current head.
+    mutating func recordOutbox(_ patients: Set<String>, storeID: String, now: Date) {
+        let anchor = headAnchor(storeID).encoded
+        for patient in patients.sorted() {
+            outboxHead += 1
+            outbox.append(OutboxEntry(id: outboxHead, patient: patient, sequence: head, anchor: anchor, time: now))
+        }
     }
 
     /// Stores a new sample for `patient`.

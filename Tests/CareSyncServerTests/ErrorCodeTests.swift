@@ -124,6 +124,7 @@ struct FailingStore: SyncStore {
     func checkWritable() throws { throw DiskOnFire() }
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw DiskOnFire() }
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw DiskOnFire() }
+    func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { throw DiskOnFire() }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw DiskOnFire() }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw DiskOnFire() }
     func purgeTombstones(before horizon: Date) throws -> Int { throw DiskOnFire() }

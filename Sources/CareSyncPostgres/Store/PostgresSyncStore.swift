@@ -78,6 +78,7 @@ public final class PostgresSyncStore: SyncStore {
         let writer = try PostgresWriter(db: db, storeID: storeID, ordering: ordering)
         let result = try body(writer)
         try writer.finish()
+        try PostgresOutbox.record(db, patients: writer.changedPatients, anchor: try writer.headAnchor(), now: Date())
         // Delivered to every instance's listener at commit (PostgresChangeListener).
         for patient in writer.changedPatients {
             try db.query("SELECT pg_notify($1, $2)",
@@ -133,6 +134,11 @@ public final class PostgresSyncStore: SyncStore {
         }
         try anchor.validate(storeID: storeID, head: head, storeHorizon: horizon)
         return anchor.sequence
+    }
+
+    /// Webhook outbox entries after `id`, oldest first.
+    public func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] {
+        try database.read { try PostgresOutbox.entries($0, after: id, limit: limit) }
     }
 
     /// The current version of a report from any source (latest update wins).

@@ -73,6 +73,7 @@ public final class SQLiteSyncStore: SyncStore {
         let head = try StoreQueries.head(db)
         let changed = head == before ? [] : try db.fetchAll(
             "SELECT DISTINCT patient FROM change_log WHERE seq > ?", [.integer(before)]) { $0.string(0) }
+        try OutboxQueries.record(db, patients: changed, head: head, storeID: storeID, now: Date())
         return (result, Changes(patients: changed, head: head))
     }
 
@@ -103,6 +104,11 @@ public final class SQLiteSyncStore: SyncStore {
     /// Begins and commits an empty write transaction: the writer connection works and can take the write lock.
     public func checkWritable() throws {
         try database.write { _ in }
+    }
+
+    /// Webhook outbox entries after `id`, oldest first.
+    public func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] {
+        try database.read { try OutboxQueries.entries($0, after: id, limit: limit) }
     }
 
     /// The current version of a report from any source (latest update wins).

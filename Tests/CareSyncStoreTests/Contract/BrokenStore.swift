@@ -40,6 +40,7 @@ struct BrokenStore: SyncStore {
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection {
         try base.statistics(patient: patient, query: query)
     }
+    func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { try base.outbox(after: id, limit: limit) }
     func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { try base.report(patient: patient, syncIdentifier: syncIdentifier) }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
     func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }

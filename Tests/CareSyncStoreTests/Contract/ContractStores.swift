@@ -45,3 +45,28 @@ extension ContractStores {
         },
     ] + PostgresFixture.contractPairs
 }
+
+/// A sync store, its access store and its webhook store on one "database": the outbox the sync store writes feeds
+/// the webhook store, which matches care teams of the access store.
+struct ContractWebhookStores: Sendable, CustomStringConvertible {
+    /// Shown in test names.
+    let name: String
+    /// Makes a fresh, empty triple.
+    let make: @Sendable () throws -> (sync: any SyncStore, access: any AccessStore, webhooks: any WebhookStore)
+    var description: String { name }
+}
+
+extension ContractStores {
+    /// Every implementation, with its access and webhook stores.
+    static let webhooks: [ContractWebhookStores] = [
+        ContractWebhookStores(name: "InMemorySyncStore") {
+            let access = InMemoryAccessStore()
+            let sync = InMemorySyncStore(access: access)
+            return (sync, access, InMemoryWebhookStore(sync: sync, access: access))
+        },
+        ContractWebhookStores(name: "SQLiteSyncStore") {
+            let store = try StoreFixture.make().store
+            return (store, SQLiteAccessStore(database: store.database), SQLiteWebhookStore(database: store.database))
+        },
+    ] + PostgresFixture.contractWebhookStores
+}

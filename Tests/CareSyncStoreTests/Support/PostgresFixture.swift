@@ -51,6 +51,14 @@ enum PostgresFixture {
         }] : []
     }
 
+    /// The webhook contract suite's triples: sync, access and webhook stores on one database.
+    static var contractWebhookStores: [ContractWebhookStores] {
+        isAvailable ? [ContractWebhookStores(name: "PostgresSyncStore") {
+            let store = try makeStore()
+            return (store, PostgresAccessStore(database: store.database), PostgresWebhookStore(store: store))
+        }] : []
+    }
+
     private static let schemas = KeptSchemas()
 }
 

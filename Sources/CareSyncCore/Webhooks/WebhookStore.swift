@@ -1,0 +1,43 @@
+import Foundation
+
+/// Why a webhook-store call was refused.
+public enum WebhookStoreError: Error, Hashable, Sendable {
+    /// A subscription with that id exists already.
+    case alreadyExists(String)
+    /// A replay from a sequence the subscription never had, or whose delivery is no longer kept.
+    case sequenceNotKept(oldestKept: Int64?, next: Int64)
+}
+
+/// Webhook subscriptions and their deliveries, in the database of the sync store whose outbox feeds them.
+/// Methods are blocking and thread-safe.
+///
+/// The dispatcher moves outbox entries into per-subscription deliveries (`fanOut`), attempts the head of each
+/// unpaused subscription's queue (`heads`) and records each attempt (`record`). Every step is one transaction, so
+/// a crash between steps repeats an attempt at worst (at-least-once), never loses or reorders one.
+public protocol WebhookStore: Sendable {
+    /// Stores a new subscription; from now on the changes it matches queue for it.
+    func createSubscription(_ subscription: WebhookSubscription) throws
+    /// Every subscription with its delivery state, oldest first.
+    func subscriptions() throws -> [WebhookSubscriptionStatus]
+    /// One subscription with its delivery state, or nil.
+    func subscription(id: String) throws -> WebhookSubscriptionStatus?
+    /// Pauses (deliveries queue) or resumes (the head is due at `now`); false when there is no such subscription.
+    func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool
+    /// Deletes a subscription and its deliveries; false when there was none.
+    func deleteSubscription(id: String) throws -> Bool
+    /// Queues the kept deliveries numbered `fromSequence` and later again, due at `now`; returns how many, or nil
+    /// when there is no such subscription. `sequenceNotKept` for a sequence it never had or no longer keeps.
+    func replay(subscription id: String, fromSequence: Int64, now: Date) throws -> Int?
+    /// Moves up to `limit` outbox entries, oldest first, into deliveries of the subscriptions they match, numbered
+    /// on from each one's last, due at `now`; in one transaction. Returns how many entries it took.
+    func fanOut(limit: Int, now: Date) throws -> Int
+    /// The oldest pending delivery of every unpaused subscription: nothing later goes out before it.
+    func heads() throws -> [WebhookDelivery]
+    /// Records an attempt on a pending delivery (ignored when it is no longer pending: replayed, or deleted).
+    func record(_ attempt: WebhookAttempt) throws
+    /// Forgets delivered and failed deliveries completed before `before` (they can no longer be replayed).
+    func purgeDeliveries(completedBefore before: Date) throws -> Int
+    /// Whether this process may dispatch now: one dispatcher per database (PostgreSQL: a session lock that another
+    /// instance takes over when this one dies; SQLite and memory: always).
+    func acquireDispatcher() throws -> Bool
+}

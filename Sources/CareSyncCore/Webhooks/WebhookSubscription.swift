@@ -1,0 +1,58 @@
+import Foundation
+
+/// A clinic system's webhook subscription: where to POST which patients' changes, signed with its secret.
+public struct WebhookSubscription: Hashable, Sendable {
+    /// The public id (`wh_…`).
+    public var id: String
+    /// The `http`/`https` URL deliveries are POSTed to.
+    public var url: String
+    /// Patients whose changes it receives; with `careTeams` both empty, every patient's.
+    public var patients: [String]
+    /// Care teams whose patients' changes it receives (membership at the time of the change).
+    public var careTeams: [String]
+    /// The event types it receives (`patient.changed`).
+    public var events: [String]
+    /// The signing secret, `whsec_<base64>`: kept to sign deliveries, shown once, never listed.
+    public var secret: String
+    /// When it was created.
+    public var createdAt: Date
+
+    /// The one event type: a patient's feed changed.
+    public static let patientChanged = "patient.changed"
+
+    /// A subscription.
+    public init(id: String, url: String, patients: [String], careTeams: [String], events: [String], secret: String, createdAt: Date) {
+        self.id = id; self.url = url; self.patients = patients; self.careTeams = careTeams; self.events = events
+        self.secret = secret; self.createdAt = createdAt
+    }
+
+    /// Whether a change of `patient`, who belongs to `teams`, is for this subscription.
+    public func matches(patient: String, teams: Set<String>) -> Bool {
+        guard events.contains(Self.patientChanged) else { return false }
+        if patients.isEmpty && careTeams.isEmpty { return true }
+        return patients.contains(patient) || careTeams.contains(where: teams.contains)
+    }
+}
+
+/// A subscription and where its deliveries stand.
+public struct WebhookSubscriptionStatus: Hashable, Sendable {
+    /// The subscription (its secret included: the API never shows it).
+    public var subscription: WebhookSubscription
+    /// The sequence the next event will take (1 for a subscription that has had none).
+    public var nextSequence: Int64
+    /// The highest sequence delivered (0: none yet).
+    public var lastDeliveredSequence: Int64
+    /// Deliveries waiting (queued, or waiting for a retry).
+    public var pendingDeliveries: Int
+    /// The first failed attempt since the last success, if the receiver is failing now.
+    public var failingSince: Date?
+    /// Whether deliveries are paused (they queue meanwhile).
+    public var paused: Bool
+
+    /// A status.
+    public init(subscription: WebhookSubscription, nextSequence: Int64, lastDeliveredSequence: Int64, pendingDeliveries: Int,
+                failingSince: Date?, paused: Bool) {
+        self.subscription = subscription; self.nextSequence = nextSequence; self.lastDeliveredSequence = lastDeliveredSequence
+        self.pendingDeliveries = pendingDeliveries; self.failingSince = failingSince; self.paused = paused
+    }
+}

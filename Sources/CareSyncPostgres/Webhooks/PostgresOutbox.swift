@@ -1,0 +1,31 @@
+import CareSyncCore
+import Foundation
+
+/// The webhook outbox (`migrations/postgresql/0003_webhooks.sql`): written by every write transaction that changed a
+/// feed (while it holds the head row, so ids follow commit order), read and emptied by `PostgresWebhookStore.fanOut`.
+enum PostgresOutbox {
+    /// Records one entry per changed patient, at the transaction's head, inside the write transaction.
+    static func record(_ db: PostgresConnection, patients: Set<String>, anchor: Anchor, now: Date) throws {
+        let encoded = anchor.encoded
+        for patient in patients.sorted() {
+            try db.query("INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms) VALUES ($1, $2, $3, $4)",
+                         [.text(patient), .int64(anchor.sequence), .text(encoded), .int64(SyncRules.milliseconds(now))])
+        }
+    }
+
+    /// Entries after `id`, oldest first; `locking` takes their rows (fan-out), so a second dispatcher waits.
+    static func entries(_ db: PostgresConnection, after id: Int64, limit: Int, locking: Bool = false) throws -> [OutboxEntry] {
+        try db.query("""
+            SELECT id, patient, seq, anchor, created_at_ms FROM webhook_outbox WHERE id > $1 ORDER BY id LIMIT $2\(locking ? " FOR UPDATE" : "")
+            """, [.int64(id), .int64(Int64(limit))]).map { r in
+            OutboxEntry(id: try r.int64(0), patient: try r.string(1), sequence: try r.int64(2), anchor: try r.string(3),
+                        time: SyncRules.date(milliseconds: try r.int64(4)))
+        }
+    }
+
+    /// The highest id committed (0 for none): a new subscription receives only entries above it. An entry not yet
+    /// committed has a higher id than every committed one (writers take ids in turn, holding the head row).
+    static func watermark(_ db: PostgresConnection) throws -> Int64 {
+        try db.query("SELECT coalesce(max(id), 0) FROM webhook_outbox").first { try $0.int64(0) } ?? 0
+    }
+}

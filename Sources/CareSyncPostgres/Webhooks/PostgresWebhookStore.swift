@@ -1,0 +1,167 @@
+import CareSyncCore
+import Foundation
+
+/// Webhook subscriptions and deliveries in the PostgreSQL database (`migrations/postgresql/0003_webhooks.sql`), fed
+/// by the outbox `PostgresSyncStore` writes in each write transaction, with the SQLite store's rules. Every instance
+/// runs a dispatcher; only the one holding the store's dispatcher lock (`PostgresDispatcherLock`) dispatches.
+public final class PostgresWebhookStore: WebhookStore {
+    let database: PostgresDatabase
+    private let lock: PostgresDispatcherLock
+
+    /// The webhook store of `store`'s database.
+    public init(store: PostgresSyncStore) {
+        database = store.database
+        lock = PostgresDispatcherLock(configuration: store.database.configuration, key: "caresync.webhooks.\(store.storeID)")
+    }
+
+    public func createSubscription(_ s: WebhookSubscription) throws {
+        try database.write { db in
+            let inserted = try db.query("""
+                INSERT INTO webhook_subscriptions (id, url, secret, events, created_at_ms, outbox_watermark)
+                VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING
+                """, [.text(s.id), .text(s.url), .text(s.secret), .text(s.events.joined(separator: ",")),
+                      .int64(SyncRules.milliseconds(s.createdAt)), .int64(try PostgresOutbox.watermark(db))]).affected
+            guard inserted == 1 else { throw WebhookStoreError.alreadyExists(s.id) }
+            for patient in s.patients {
+                try db.query("INSERT INTO webhook_subscription_patients (subscription_id, patient_id) VALUES ($1, $2)",
+                             [.text(s.id), .text(patient)])
+            }
+            for team in s.careTeams {
+                try db.query("INSERT INTO webhook_subscription_care_teams (subscription_id, care_team) VALUES ($1, $2)",
+                             [.text(s.id), .text(team)])
+            }
+        }
+    }
+
+    public func subscriptions() throws -> [WebhookSubscriptionStatus] {
+        try database.read { db in try PostgresWebhookRows.statuses(db, id: nil) }
+    }
+
+    public func subscription(id: String) throws -> WebhookSubscriptionStatus? {
+        try database.read { db in try PostgresWebhookRows.statuses(db, id: id).first }
+    }
+
+    public func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool {
+        try database.write { db in
+            guard try db.query("UPDATE webhook_subscriptions SET paused = $1 WHERE id = $2", [.bool(paused), .text(id)]).affected == 1 else {
+                return false
+            }
+            if !paused {
+                try db.query("""
+                    UPDATE webhook_deliveries SET next_attempt_at_ms = $1
+                    WHERE subscription_id = $2 AND state = 'pending' AND next_attempt_at_ms > $1
+                    """, [.int64(SyncRules.milliseconds(now)), .text(id)])
+            }
+            return true
+        }
+    }
+
+    public func deleteSubscription(id: String) throws -> Bool {
+        try database.write { db in
+            try db.query("DELETE FROM webhook_subscriptions WHERE id = $1", [.text(id)]).affected == 1
+        }
+    }
+
+    public func replay(subscription id: String, fromSequence: Int64, now: Date) throws -> Int? {
+        try database.write { db in
+            guard let next = try db.query("SELECT next_sequence FROM webhook_subscriptions WHERE id = $1 FOR UPDATE", [.text(id)])
+                .first({ try $0.int64(0) }) else { return nil }
+            let oldest = try db.query("SELECT min(sequence) FROM webhook_deliveries WHERE subscription_id = $1", [.text(id)])
+                .first { try $0.optionalInt64(0) } ?? nil
+            guard let oldest, fromSequence >= oldest, fromSequence < next else {
+                throw WebhookStoreError.sequenceNotKept(oldestKept: oldest, next: next)
+            }
+            return try db.query("""
+                UPDATE webhook_deliveries SET state = 'pending', attempts = 0, first_attempt_at_ms = NULL, next_attempt_at_ms = $1,
+                  last_status = NULL, last_error = NULL, completed_at_ms = NULL
+                WHERE subscription_id = $2 AND sequence >= $3
+                """, [.int64(SyncRules.milliseconds(now)), .text(id), .int64(fromSequence)]).affected
+        }
+    }
+
+    public func fanOut(limit: Int, now: Date) throws -> Int {
+        try database.write { db in
+            let entries = try PostgresOutbox.entries(db, after: 0, limit: limit, locking: true)
+            guard let last = entries.last else { return 0 }
+            let targets = try PostgresWebhookRows.fanOutTargets(db)
+            var teams: [String: Set<String>] = [:]
+            var next = Dictionary(uniqueKeysWithValues: targets.map { ($0.subscription.id, $0.nextSequence) })
+            for entry in entries {
+                if teams[entry.patient] == nil {
+                    teams[entry.patient] = Set(try db.query("SELECT care_team FROM care_team_patients WHERE patient_id = $1",
+                                                            [.text(entry.patient)]).map { try $0.string(0) })
+                }
+                for target in targets where entry.id > target.watermark
+                    && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? []) {
+                    let id = target.subscription.id, sequence = next[id]!
+                    try db.query("""
+                        INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms)
+                        VALUES ($1, $2, $3, $4, $5, 'pending', $6)
+                        """, [.text(id), .int64(sequence), .text(entry.patient), .text(entry.anchor),
+                              .int64(SyncRules.milliseconds(entry.time)), .int64(SyncRules.milliseconds(now))])
+                    next[id] = sequence + 1
+                }
+            }
+            for target in targets where next[target.subscription.id] != target.nextSequence {
+                try db.query("UPDATE webhook_subscriptions SET next_sequence = $1 WHERE id = $2",
+                             [.int64(next[target.subscription.id]!), .text(target.subscription.id)])
+            }
+            try db.query("DELETE FROM webhook_outbox WHERE id <= $1", [.int64(last.id)])
+            return entries.count
+        }
+    }
+
+    public func heads() throws -> [WebhookDelivery] {
+        try database.read { db in
+            try db.query("""
+                SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
+                       d.first_attempt_at_ms, d.next_attempt_at_ms
+                FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
+                WHERE NOT s.paused AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries p
+                                                     WHERE p.subscription_id = s.id AND p.state = 'pending')
+                ORDER BY d.next_attempt_at_ms, s.id
+                """).map { r in
+                WebhookDelivery(subscriptionID: try r.string(0), url: try r.string(1), secret: try r.string(2), sequence: try r.int64(3),
+                                patient: try r.string(4), anchor: try r.string(5), eventTime: SyncRules.date(milliseconds: try r.int64(6)),
+                                attempts: Int(try r.int64(7)), firstAttemptAt: try r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
+                                nextAttemptAt: SyncRules.date(milliseconds: try r.int64(9)))
+            }
+        }
+    }
+
+    public func record(_ attempt: WebhookAttempt) throws {
+        try database.write { db in
+            let t = SyncRules.milliseconds(attempt.time)
+            let (state, next): (String, Int64?) = switch attempt.outcome {
+            case .delivered: ("delivered", nil)
+            case .retry(let at): ("pending", SyncRules.milliseconds(at))
+            case .failed: ("failed", nil)
+            }
+            let updated = try db.query("""
+                UPDATE webhook_deliveries SET state = $1, attempts = attempts + 1, first_attempt_at_ms = coalesce(first_attempt_at_ms, $2),
+                  next_attempt_at_ms = coalesce($3, next_attempt_at_ms), last_status = $4, last_error = $5,
+                  completed_at_ms = CASE WHEN $1 = 'pending' THEN NULL ELSE $2 END
+                WHERE subscription_id = $6 AND sequence = $7 AND state = 'pending'
+                """, [.text(state), .int64(t), .int64(next), .int64(attempt.status.map(Int64.init)), .text(attempt.error),
+                      .text(attempt.subscriptionID), .int64(attempt.sequence)]).affected
+            guard updated == 1 else { return }
+            if attempt.outcome == .delivered {
+                try db.query("UPDATE webhook_subscriptions SET last_delivered_sequence = $1, failing_since_ms = NULL WHERE id = $2",
+                             [.int64(attempt.sequence), .text(attempt.subscriptionID)])
+            } else {
+                try db.query("UPDATE webhook_subscriptions SET failing_since_ms = coalesce(failing_since_ms, $1) WHERE id = $2",
+                             [.int64(t), .text(attempt.subscriptionID)])
+            }
+        }
+    }
+
+    public func purgeDeliveries(completedBefore before: Date) throws -> Int {
+        try database.write { db in
+            try db.query("DELETE FROM webhook_deliveries WHERE state <> 'pending' AND completed_at_ms < $1",
+                         [.int64(SyncRules.milliseconds(before))]).affected
+        }
+    }
+
+    /// Whether this instance holds the store's dispatcher lock (taking it when free).
+    public func acquireDispatcher() throws -> Bool { try lock.acquire() }
+}

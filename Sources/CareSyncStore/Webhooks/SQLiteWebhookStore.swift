@@ -1,0 +1,170 @@
+import CareSyncCore
+import Foundation
+
+/// Webhook subscriptions and deliveries in the SQLite database (`migrations/0005_webhooks.sql`), fed by the outbox
+/// `SQLiteSyncStore` writes in each write transaction. One process owns the file, so it is always the dispatcher.
+public final class SQLiteWebhookStore: WebhookStore {
+    let database: Database
+
+    /// A store over an open, migrated database (the sync store's).
+    public init(database: Database) { self.database = database }
+
+    public func createSubscription(_ s: WebhookSubscription) throws {
+        try database.write { db in
+            guard try db.scalarInt64("SELECT 1 FROM webhook_subscriptions WHERE id = ?", [.text(s.id)]) == nil else {
+                throw WebhookStoreError.alreadyExists(s.id)
+            }
+            try db.execute("""
+                INSERT INTO webhook_subscriptions (id, url, secret, events, created_at_ms, outbox_watermark) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(s.id), .text(s.url), .text(s.secret), .text(s.events.joined(separator: ",")),
+                      .integer(SyncRules.milliseconds(s.createdAt)), .integer(try OutboxQueries.watermark(db))])
+            for patient in s.patients {
+                try db.execute("INSERT INTO webhook_subscription_patients (subscription_id, patient_id) VALUES (?, ?)",
+                               [.text(s.id), .text(patient)])
+            }
+            for team in s.careTeams {
+                try db.execute("INSERT INTO webhook_subscription_care_teams (subscription_id, care_team) VALUES (?, ?)",
+                               [.text(s.id), .text(team)])
+            }
+        }
+    }
+
+    public func subscriptions() throws -> [WebhookSubscriptionStatus] {
+        try database.read { db in try WebhookRows.statuses(db, id: nil) }
+    }
+
+    public func subscription(id: String) throws -> WebhookSubscriptionStatus? {
+        try database.read { db in try WebhookRows.statuses(db, id: id).first }
+    }
+
+    public func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool {
+        try database.write { db in
+            try db.execute("UPDATE webhook_subscriptions SET paused = ? WHERE id = ?", [.integer(paused ? 1 : 0), .text(id)])
+            guard db.changes == 1 else { return false }
+            if !paused {
+                let ms = SyncRules.milliseconds(now)
+                try db.execute("""
+                    UPDATE webhook_deliveries SET next_attempt_at_ms = ? WHERE subscription_id = ? AND state = 'pending' AND next_attempt_at_ms > ?
+                    """, [.integer(ms), .text(id), .integer(ms)])
+            }
+            return true
+        }
+    }
+
+    public func deleteSubscription(id: String) throws -> Bool {
+        try database.write { db in
+            for table in ["webhook_deliveries", "webhook_subscription_patients", "webhook_subscription_care_teams"] {
+                try db.execute("DELETE FROM \(table) WHERE subscription_id = ?", [.text(id)])
+            }
+            try db.execute("DELETE FROM webhook_subscriptions WHERE id = ?", [.text(id)])
+            return db.changes == 1
+        }
+    }
+
+    public func replay(subscription id: String, fromSequence: Int64, now: Date) throws -> Int? {
+        try database.write { db in
+            guard let next = try db.scalarInt64("SELECT next_sequence FROM webhook_subscriptions WHERE id = ?", [.text(id)]) else {
+                return nil
+            }
+            let oldest = try db.scalarInt64("SELECT min(sequence) FROM webhook_deliveries WHERE subscription_id = ?", [.text(id)])
+            guard let oldest, fromSequence >= oldest, fromSequence < next else {
+                throw WebhookStoreError.sequenceNotKept(oldestKept: oldest, next: next)
+            }
+            try db.execute("""
+                UPDATE webhook_deliveries SET state = 'pending', attempts = 0, first_attempt_at_ms = NULL, next_attempt_at_ms = ?,
+                  last_status = NULL, last_error = NULL, completed_at_ms = NULL
+                WHERE subscription_id = ? AND sequence >= ?
+                """, [.integer(SyncRules.milliseconds(now)), .text(id), .integer(fromSequence)])
+            return db.changes
+        }
+    }
+
+    public func fanOut(limit: Int, now: Date) throws -> Int {
+        try database.write { db in
+            let entries = try OutboxQueries.entries(db, after: 0, limit: limit)
+            guard let last = entries.last else { return 0 }
+            let targets = try WebhookRows.fanOutTargets(db)
+            var teams: [String: Set<String>] = [:]
+            var next = Dictionary(uniqueKeysWithValues: targets.map { ($0.subscription.id, $0.nextSequence) })
+            for entry in entries {
+                if teams[entry.patient] == nil {
+                    teams[entry.patient] = Set(try db.fetchAll("SELECT care_team FROM care_team_patients WHERE patient_id = ?",
+                                                               [.text(entry.patient)]) { $0.string(0) })
+                }
+                for target in targets where entry.id > target.watermark
+                    && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? []) {
+                    let id = target.subscription.id, sequence = next[id]!
+                    try db.execute("""
+                        INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms)
+                        VALUES (?, ?, ?, ?, ?, 'pending', ?)
+                        """, [.text(id), .integer(sequence), .text(entry.patient), .text(entry.anchor),
+                              .integer(SyncRules.milliseconds(entry.time)), .integer(SyncRules.milliseconds(now))])
+                    next[id] = sequence + 1
+                }
+            }
+            for target in targets where next[target.subscription.id] != target.nextSequence {
+                try db.execute("UPDATE webhook_subscriptions SET next_sequence = ? WHERE id = ?",
+                               [.integer(next[target.subscription.id]!), .text(target.subscription.id)])
+            }
+            try db.execute("DELETE FROM webhook_outbox WHERE id <= ?", [.integer(last.id)])
+            return entries.count
+        }
+    }
+
+    public func heads() throws -> [WebhookDelivery] {
+        try database.read { db in
+            try db.fetchAll("""
+                SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
+                       d.first_attempt_at_ms, d.next_attempt_at_ms
+                FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
+                WHERE s.paused = 0 AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries p
+                                                     WHERE p.subscription_id = s.id AND p.state = 'pending')
+                ORDER BY d.next_attempt_at_ms, s.id
+                """) { r in
+                WebhookDelivery(subscriptionID: r.string(0), url: r.string(1), secret: r.string(2), sequence: r.int64(3),
+                                patient: r.string(4), anchor: r.string(5), eventTime: SyncRules.date(milliseconds: r.int64(6)),
+                                attempts: Int(r.int64(7)), firstAttemptAt: r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
+                                nextAttemptAt: SyncRules.date(milliseconds: r.int64(9)))
+            }
+        }
+    }
+
+    public func record(_ attempt: WebhookAttempt) throws {
+        try database.write { db in
+            let key: [SQLValue] = [.text(attempt.subscriptionID), .integer(attempt.sequence)]
+            guard try db.scalarInt64("SELECT 1 FROM webhook_deliveries WHERE subscription_id = ? AND sequence = ? AND state = 'pending'",
+                                     key) != nil else { return }
+            let t = SyncRules.milliseconds(attempt.time)
+            let (state, next): (String, Int64?) = switch attempt.outcome {
+            case .delivered: ("delivered", nil)
+            case .retry(let at): ("pending", SyncRules.milliseconds(at))
+            case .failed: ("failed", nil)
+            }
+            try db.execute("""
+                UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, first_attempt_at_ms = coalesce(first_attempt_at_ms, ?),
+                  next_attempt_at_ms = coalesce(?, next_attempt_at_ms), last_status = ?, last_error = ?,
+                  completed_at_ms = CASE WHEN ? = 'pending' THEN NULL ELSE ? END
+                WHERE subscription_id = ? AND sequence = ?
+                """, [.text(state), .integer(t), .integer(next), .integer(attempt.status.map(Int64.init)), .text(attempt.error),
+                      .text(state), .integer(t)] + key)
+            if attempt.outcome == .delivered {
+                try db.execute("UPDATE webhook_subscriptions SET last_delivered_sequence = ?, failing_since_ms = NULL WHERE id = ?",
+                               [.integer(attempt.sequence), .text(attempt.subscriptionID)])
+            } else {
+                try db.execute("UPDATE webhook_subscriptions SET failing_since_ms = coalesce(failing_since_ms, ?) WHERE id = ?",
+                               [.integer(t), .text(attempt.subscriptionID)])
+            }
+        }
+    }
+
+    public func purgeDeliveries(completedBefore before: Date) throws -> Int {
+        try database.write { db in
+            try db.execute("DELETE FROM webhook_deliveries WHERE state <> 'pending' AND completed_at_ms < ?",
+                           [.integer(SyncRules.milliseconds(before))])
+            return db.changes
+        }
+    }
+
+    /// One process owns a SQLite file: always the dispatcher.
+    public func acquireDispatcher() throws -> Bool { true }
+}
