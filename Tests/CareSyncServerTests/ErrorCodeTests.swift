@@ -93,9 +93,9 @@ import Testing
             let api = server.app.api
             var limits = APILimits()
             limits.maxParkedPolls = 0
-            let busy = CareSyncAPI(store: api.store, access: api.access, limits: limits)
-            let notReady = CareSyncAPI(store: api.store, access: api.access, readiness: { false })
-            let broken = CareSyncAPI(store: FailingStore(storeID: api.store.storeID), access: api.access)
+            let busy = CareSyncAPI(store: api.store, access: api.access, webhooks: api.webhooks, limits: limits)
+            let notReady = CareSyncAPI(store: api.store, access: api.access, webhooks: api.webhooks, readiness: { false })
+            let broken = CareSyncAPI(store: FailingStore(storeID: api.store.storeID), access: api.access, webhooks: api.webhooks)
             func client(_ api: CareSyncAPI) -> InMemoryClient { InMemoryClient(responder: api.makeRouter(), headFilter: api.makeHeadFilter()) }
             func reply(_ r: TestResponse) -> TestReply { TestReply(status: r.status.code, headers: r.headers.map { ($0.name.rawName, $0.value) }, body: r.body) }
 

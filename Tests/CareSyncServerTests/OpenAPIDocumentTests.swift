@@ -31,7 +31,8 @@ import CareSyncReferenceModel
     @Test func documentMatchesTheRoutes() throws {
         #expect(doc["openapi"] == "3.1.0")
         let documented = Set(operations.map { "\($0.method) \($0.path)" })
-        let api = CareSyncAPI(store: FailingStore(storeID: "doc"), access: InMemoryAccessStore())
+        let access = InMemoryAccessStore(), sync = InMemorySyncStore(access: access)
+        let api = CareSyncAPI(store: FailingStore(storeID: "doc"), access: access, webhooks: InMemoryWebhookStore(sync: sync, access: access))
         let served = Set(api.routes.map { "\($0.method) \($0.pattern)" })
         #expect(documented == served)
     }

@@ -18,6 +18,8 @@ public struct APILimits: Sendable, Hashable {
     public var streamKeepAlive: Duration = .seconds(15)
     /// How long an event stream lasts before it ends and the client resumes.
     public var streamLifetime: Duration = .seconds(300)
+    /// Whether webhook URLs may name loopback, private, link-local and unspecified addresses.
+    public var allowPrivateWebhookAddresses = false
     /// The contract's defaults.
     /// Requests per second a token earns; 0 disables the per-token limit.
     public var tokenRequestsPerSecond: Double = 50_000

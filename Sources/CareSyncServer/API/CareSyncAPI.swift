@@ -9,6 +9,7 @@ import CareSyncCore
 public final class CareSyncAPI: Sendable {
     let store: any SyncStore
     let access: any AccessStore
+    let webhooks: any WebhookStore
     let authenticator: Authenticator
     let admin: AccessAdmin
     let audit: AuditLog
@@ -29,12 +30,12 @@ public final class CareSyncAPI: Sendable {
     let failedAuthBudget: RateLimiter
 
     /// Wires the API over its stores.
-    public init(store: any SyncStore, access: any AccessStore, limits: APILimits = APILimits(),
+    public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
                 readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics(),
                 rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
-        self.store = store; self.access = access
+        self.store = store; self.access = access; self.webhooks = webhooks
         self.limits = limits; self.executor = executor; self.logger = logger; self.clock = clock
         self.readiness = readiness
         self.metrics = metrics

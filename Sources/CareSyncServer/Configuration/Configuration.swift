@@ -37,6 +37,8 @@ public struct Configuration: Sendable, Equatable {
     public var rateLimits = RateLimits()
     /// Change-feed event streams: keep-alive interval and lifetime.
     public var stream = StreamSettings()
+    /// Webhook deliveries to clinic systems: the address guard, the attempt timeout, the retry schedule.
+    public var webhooks = Webhooks()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).
@@ -81,6 +83,24 @@ public struct Configuration: Sendable, Equatable {
         public var keepAlive: Duration = .seconds(15)
         /// How long a stream lasts before it ends and the client resumes.
         public var lifetime: Duration = .seconds(300)
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Webhook deliveries (docs/api.md "Webhooks").
+    public struct Webhooks: Sendable, Equatable {
+        /// Lets subscriptions name loopback, private, link-local and unspecified addresses (refused by default).
+        public var allowPrivateAddresses = false
+        /// How long one attempt may take before it counts as failed.
+        public var timeout: Duration = .seconds(10)
+        /// The first retry's backoff ceiling; it doubles with each further retry (full jitter: a random wait up to it).
+        public var retryInitial: Duration = .seconds(5)
+        /// The most any retry waits.
+        public var retryMax: Duration = .seconds(3600)
+        /// How long after its first attempt a delivery is retried before it is marked failed.
+        public var retryForHours = 72
+        /// How long delivered and failed deliveries are kept, so they can be replayed.
+        public var deliveryRetentionDays = 7
         /// The defaults.
         public init() {}
     }

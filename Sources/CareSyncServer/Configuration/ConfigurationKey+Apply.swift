@@ -25,6 +25,14 @@ extension ConfigurationKey {
             }
             return string
         }
+        func boolean() throws(ConfigurationError) -> Bool {
+            switch value {
+            case .boolean(let flag): return flag
+            case .text(let text) where ["true", "1", "yes"].contains(text.lowercased()): return true
+            case .text(let text) where ["false", "0", "no"].contains(text.lowercased()): return false
+            default: throw invalid(value, source, "true or false")
+            }
+        }
         func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws(ConfigurationError) -> T
         where T.RawValue == String {
             guard let string = value.stringValue, let chosen = T(rawValue: string.lowercased()) else {
@@ -70,6 +78,12 @@ extension ConfigurationKey {
         case .rateLimitFailedAuthBurst: configuration.rateLimits.failedAuthBurst = try integer(1...10_000_000)
         case .streamKeepAliveSeconds: configuration.stream.keepAlive = try seconds()
         case .streamLifetimeSeconds: configuration.stream.lifetime = try seconds()
+        case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
+        case .webhooksTimeoutSeconds: configuration.webhooks.timeout = try seconds()
+        case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
+        case .webhooksRetryMaxSeconds: configuration.webhooks.retryMax = try seconds()
+        case .webhooksRetryForHours: configuration.webhooks.retryForHours = try integer(1...8_760)
+        case .webhooksDeliveryRetentionDays: configuration.webhooks.deliveryRetentionDays = try integer(1...3_650)
         case .logLevel: configuration.logLevel = try choice(Logger.Level.self)
         case .logFormat: configuration.logFormat = try choice(Configuration.LogFormat.self)
         }
@@ -112,6 +126,12 @@ extension ConfigurationKey {
         case .rateLimitFailedAuthBurst: return String(configuration.rateLimits.failedAuthBurst)
         case .streamKeepAliveSeconds: return seconds(configuration.stream.keepAlive)
         case .streamLifetimeSeconds: return seconds(configuration.stream.lifetime)
+        case .webhooksAllowPrivateAddresses: return String(configuration.webhooks.allowPrivateAddresses)
+        case .webhooksTimeoutSeconds: return seconds(configuration.webhooks.timeout)
+        case .webhooksRetryInitialSeconds: return seconds(configuration.webhooks.retryInitial)
+        case .webhooksRetryMaxSeconds: return seconds(configuration.webhooks.retryMax)
+        case .webhooksRetryForHours: return String(configuration.webhooks.retryForHours)
+        case .webhooksDeliveryRetentionDays: return String(configuration.webhooks.deliveryRetentionDays)
         case .logLevel: return string(configuration.logLevel.rawValue)
         case .logFormat: return string(configuration.logFormat.rawValue)
         }

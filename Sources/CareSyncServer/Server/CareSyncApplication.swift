@@ -120,8 +120,9 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
+    limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
-    let api = CareSyncAPI(store: stores.sync, access: stores.access, limits: limits, logger: logger, metrics: metrics,
+    let api = CareSyncAPI(store: stores.sync, access: stores.access, webhooks: stores.webhooks, limits: limits, logger: logger, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)
@@ -136,13 +137,15 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
 
 /// The stores the configuration names, opened and migrated: PostgreSQL when `database.url` is set, else
 /// the SQLite file (the default).
-func openStores(_ configuration: Configuration) throws -> (sync: any SyncStore, access: any AccessStore, sqlite: Database?) {
+func openStores(_ configuration: Configuration)
+    throws -> (sync: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, sqlite: Database?) {
     if configuration.databaseURL != nil {
         let store = try openPostgres(configuration)
-        return (store, PostgresAccessStore(database: store.database), nil)
+        return (store, PostgresAccessStore(database: store.database), PostgresWebhookStore(store: store), nil)
     }
     let database = try openDatabase(configuration)
-    return (try SQLiteSyncStore(database: database), SQLiteAccessStore(database: database), database)
+    return (try SQLiteSyncStore(database: database), SQLiteAccessStore(database: database), SQLiteWebhookStore(database: database),
+            database)
 }
 
 /// Connects to the PostgreSQL database of `database.url` and applies `<migrationsDirectory>/postgresql`.

@@ -1,0 +1,114 @@
+import CareSyncCore
+import CareSyncHTTP
+import Foundation
+
+extension CareSyncAPI {
+    /// POST /v1/webhooks `{"url", "patients"?, "careTeams"?, "events"?}` → 201 with the secret, shown this once.
+    func createWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await adminScoped(request, context, action: "admin.webhook.create") { _ in
+            let draft = try WebhookWire.draft(try self.jsonBody(request))
+            let (access, webhooks, allowPrivate, now) = (self.access, self.webhooks, self.limits.allowPrivateWebhookAddresses, self.clock())
+            let subscription = try await self.blocking { () throws -> WebhookSubscription in
+                var problems: [ValidationProblem] = []
+                if let refusal = WebhookAddressGuard.refusal(of: draft.url, allowPrivate: allowPrivate) {
+                    problems.append(ValidationProblem(index: nil, field: "url", message: refusal.message))
+                }
+                for patient in draft.patients where try access.patient(id: patient) == nil {
+                    problems.append(ValidationProblem(index: nil, field: "patients", message: "no patient \(patient)"))
+                }
+                let teams = Set(try access.careTeams().map(\.name))
+                for team in draft.careTeams where !teams.contains(team) {
+                    problems.append(ValidationProblem(index: nil, field: "careTeams", message: "no care team \(team)"))
+                }
+                guard problems.isEmpty else { throw HTTPError.validation(problems) }
+                let subscription = WebhookSubscription(
+                    id: "wh_" + TokenSecret.randomBytes(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined(),
+                    url: draft.url, patients: draft.patients, careTeams: draft.careTeams, events: draft.events,
+                    secret: WebhookSignature.generateSecret(), createdAt: now)
+                try webhooks.createSubscription(subscription)
+                return subscription
+            }
+            let status = WebhookSubscriptionStatus(subscription: subscription, nextSequence: 1, lastDeliveredSequence: 0,
+                                                   pendingDeliveries: 0, failingSince: nil, paused: false)
+            guard case .object(var body) = WebhookWire.encode(status) else { throw HTTPError.internal }
+            body["secret"] = .string(subscription.secret)
+            return Response.json(.object(body), status: .created)
+        }
+    }
+
+    /// GET /v1/webhooks: every subscription with its delivery state, without secrets.
+    func listWebhooks(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await adminScoped(request, context, action: "admin.webhook.list") { _ in
+            let webhooks = self.webhooks
+            let list = try await self.blocking { try webhooks.subscriptions() }
+            return Response.json(["webhooks": .array(list.map(WebhookWire.encode))])
+        }
+    }
+
+    /// GET /v1/webhooks/{webhookId}: one subscription with its delivery state.
+    func getWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
+        let id = try context.parameter("webhookId")
+        return try await adminScoped(request, context, action: "admin.webhook.read") { _ in
+            Response.json(WebhookWire.encode(try await self.webhookStatus(id)))
+        }
+    }
+
+    /// POST /v1/webhooks/{webhookId}/pause: deliveries queue until resumed.
+    func pauseWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await setWebhookPaused(true, request, context)
+    }
+
+    /// POST /v1/webhooks/{webhookId}/resume: the queue goes out again, its head at once.
+    func resumeWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await setWebhookPaused(false, request, context)
+    }
+
+    private func setWebhookPaused(_ paused: Bool, _ request: Request, _ context: APIContext) async throws -> Response {
+        let id = try context.parameter("webhookId")
+        return try await adminScoped(request, context, action: paused ? "admin.webhook.pause" : "admin.webhook.resume") { _ in
+            let (webhooks, now) = (self.webhooks, self.clock())
+            guard try await self.blocking({ try webhooks.setPaused(paused, subscription: id, now: now) }) else { throw Self.noWebhook(id) }
+            return Response.json(WebhookWire.encode(try await self.webhookStatus(id)))
+        }
+    }
+
+    /// POST /v1/webhooks/{webhookId}/replay `{"fromSequence": n}`: queues the kept deliveries from `n` on again.
+    func replayWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
+        let id = try context.parameter("webhookId")
+        return try await adminScoped(request, context, action: "admin.webhook.replay") { _ in
+            let body = try self.jsonBody(request)
+            guard let number = body["fromSequence"]?.numberValue, number >= 1, number <= 9e15, number.rounded() == number else {
+                throw HTTPError.invalidParameter("fromSequence", "a delivery sequence number (an integer from 1) is required")
+            }
+            let (webhooks, now, from) = (self.webhooks, self.clock(), Int64(number))
+            let requeued: Int?
+            do {
+                requeued = try await self.blocking { try webhooks.replay(subscription: id, fromSequence: from, now: now) }
+            } catch WebhookStoreError.sequenceNotKept(let oldest, let next) {
+                let kept = oldest.map { "from \($0) to \(next - 1)" } ?? "none"
+                throw HTTPError.invalidParameter("fromSequence", "no kept delivery \(from): this subscription keeps \(kept)")
+            }
+            guard let requeued else { throw Self.noWebhook(id) }
+            return Response.json(["id": .string(id), "fromSequence": .number(Double(from)), "requeued": .number(Double(requeued))])
+        }
+    }
+
+    /// DELETE /v1/webhooks/{webhookId}: the subscription and its queue are gone.
+    func deleteWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
+        let id = try context.parameter("webhookId")
+        return try await adminScoped(request, context, action: "admin.webhook.delete") { _ in
+            let webhooks = self.webhooks
+            guard try await self.blocking({ try webhooks.deleteSubscription(id: id) }) else { throw Self.noWebhook(id) }
+            return Response.json(["id": .string(id), "deleted": true])
+        }
+    }
+
+    /// The subscription with its delivery state, or 404.
+    private func webhookStatus(_ id: String) async throws -> WebhookSubscriptionStatus {
+        let webhooks = self.webhooks
+        guard let status = try await blocking({ try webhooks.subscription(id: id) }) else { throw Self.noWebhook(id) }
+        return status
+    }
+
+    private static func noWebhook(_ id: String) -> HTTPError { HTTPError.notFound("No webhook subscription \(id).") }
+}
