@@ -22,6 +22,7 @@ public final class ChangeNotifier: Sendable {
         var cancelledEarly: Set<UInt64> = []
     }
     private let state = Mutex(State())
+    private let observers = Mutex<[@Sendable (String) -> Void]>([])
     private let timerQueue = DispatchQueue(label: "caresync.longpoll.timers")
 
     /// A notifier with no waiters.
@@ -42,6 +43,12 @@ public final class ChangeNotifier: Sendable {
             return list
         }
         for w in woken { w.continuation.resume(returning: true) }
+        for observer in observers.withLock({ $0 }) { observer(patient) }
+    }
+
+    /// Calls `observer` after every `signal`, with its patient (what wakes the webhook dispatcher). It must return at once.
+    public func onSignal(_ observer: @escaping @Sendable (String) -> Void) {
+        observers.withLock { $0.append(observer) }
     }
 
     /// Wakes every waiter (shutdown): they answer with what they have.

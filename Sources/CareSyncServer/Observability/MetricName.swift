@@ -20,4 +20,6 @@ public enum MetricName {
     public static let rateLimited = "caresync_rate_limited_total"
     /// Counter of tombstones removed by the retention job.
     public static let tombstonesPurged = "caresync_retention_tombstones_purged_total"
+    /// Counter of webhook delivery attempts, labelled `outcome` (delivered, retry, failed).
+    public static let webhookAttempts = "caresync_webhook_attempts_total"
 }

@@ -94,6 +94,14 @@ public final class ServerMetrics: Sendable {
         ).increment(by: Int64(count))
     }
 
+    /// Counts one webhook delivery attempt by outcome (`delivered`, `retry`, `failed`).
+    public func webhookAttempted(outcome: String) {
+        registry.makeCounter(
+            descriptor: Self.describe(MetricName.webhookAttempts, "Webhook delivery attempts, by outcome."),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
     /// Counts one request refused by a rate limit (`token` or `failedAuth`).
     public func rateLimited(reason: String) {
         registry.makeCounter(

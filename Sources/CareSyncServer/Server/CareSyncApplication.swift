@@ -26,6 +26,7 @@ public final class CareSyncApplication: Sendable {
     private struct Jobs {
         let retention: RetentionJob
         let idempotencyPurge: Task<Void, Never>
+        let webhooks: WebhookDispatcher
     }
     private let jobs = Mutex<Jobs?>(nil)
 
@@ -48,8 +49,9 @@ public final class CareSyncApplication: Sendable {
         logger.info("server.stopped")
     }
 
-    /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly) and
-    /// the hourly purge of expired idempotency records. Returns the bound port (the chosen one for port 0).
+    /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
+    /// hourly purge of expired idempotency records and the webhook dispatcher. Returns the bound port (the chosen
+    /// one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
@@ -67,17 +69,22 @@ public final class CareSyncApplication: Sendable {
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
-        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge) }
+        let webhooks = WebhookDispatcher(store: api.webhooks, settings: configuration.webhooks, notifier: api.store.notifier,
+                                         metrics: api.metrics, logger: logger)
+        webhooks.start()
+        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, webhooks: webhooks) }
         return port
     }
 
-    /// Stops in order: the background jobs (a retention run in progress finishes), then the listener — it
+    /// Stops in order: the background jobs (a retention run in progress finishes; webhook attempts under way are
+    /// cancelled and go out again after a restart), then the listener — it
     /// stops accepting, answers parked long polls and lets requests in flight finish (each commits its own
     /// audit record before answering, so nothing is left to flush).
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         let running = jobs.withLock { jobs in defer { jobs = nil }; return jobs }
         running?.idempotencyPurge.cancel()
         await running?.retention.stop()
+        await running?.webhooks.stop()
         api.shutdown()
         await http.shutdown(gracePeriod: gracePeriod)
         api.shutdown()  // again: releases a long poll that parked after the first wake and outlived the grace period

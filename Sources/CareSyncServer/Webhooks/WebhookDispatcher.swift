@@ -1,0 +1,180 @@
+import CareSyncCore
+import Foundation
+import Logging
+import Synchronization
+
+/// The webhook delivery job: moves outbox entries into per-subscription deliveries (`WebhookStore.fanOut`) and
+/// POSTs the head of each unpaused subscription's queue, one at a time per subscription (so in order) and many
+/// subscriptions at once. A 2xx is delivered; anything else, a timeout or a connection error is retried with
+/// `WebhookBackoff` until `retryForHours` after the first attempt, then marked failed and the next goes on.
+///
+/// Every step is recorded in the store before the next, so a process killed at any point redelivers at most the
+/// attempt it was making (at-least-once). It wakes on every commit that changed a feed (`ChangeNotifier.onSignal`),
+/// when an attempt ends, when the next retry falls due, and at least every `pollInterval` (changes committed by other
+/// PostgreSQL instances, admin actions).
+public final class WebhookDispatcher: Sendable {
+    /// Outbox entries moved per transaction.
+    static let fanOutBatch = 500
+    /// Subscriptions attempted at once.
+    static let maxInFlight = 32
+
+    private let store: any WebhookStore
+    private let settings: Configuration.Webhooks
+    private let client: WebhookHTTPClient
+    private let executor: BlockingExecutor
+    private let metrics: ServerMetrics?
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+    private let random: @Sendable () -> Double
+    private let pollInterval: Duration
+    private let doorbell = Doorbell()
+    private let loop = Mutex<Task<Void, Never>?>(nil)
+    /// The attempt under way per subscription, and how many ended: a head read before an attempt ended is stale.
+    private let inFlight = Mutex<Running>(Running())
+    private struct Running {
+        var tasks: [String: Task<Void, Never>] = [:]
+        var ended: [String: Int] = [:]
+    }
+
+    /// A job over `store`, woken by `notifier`'s commits. `clock` and `random` (in [0, 1), the backoff's jitter) are
+    /// injectable for tests.
+    public init(store: any WebhookStore, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
+                executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
+                logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
+                clock: @escaping @Sendable () -> Date = { Date() },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.store = store; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
+        self.pollInterval = pollInterval; self.clock = clock; self.random = random
+        client = WebhookHTTPClient(timeout: settings.timeout)
+        notifier?.onSignal { [doorbell] _ in doorbell.ring() }
+    }
+
+    /// Starts the job; a second call does nothing.
+    public func start() {
+        loop.withLock { current in
+            guard current == nil else { return }
+            current = Task.detached { [self] in await run() }
+        }
+    }
+
+    /// Stops the job: attempts under way are cancelled and not recorded (their deliveries go out again after a restart).
+    public func stop() async {
+        let running = loop.withLock { current in defer { current = nil }; return current }
+        running?.cancel()
+        doorbell.ring()
+        await running?.value
+        for attempt in inFlight.withLock({ Array($0.tasks.values) }) {
+            attempt.cancel()
+            await attempt.value
+        }
+    }
+
+    /// Wakes the job now (after an admin action, in tests).
+    public func poke() { doorbell.ring() }
+
+    private func run() async {
+        var lastPurge: Date?
+        while !Task.isCancelled {
+            var wait = pollInterval
+            do {
+                let store = self.store
+                if try await executor.run({ try store.acquireDispatcher() }) {
+                    while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, now: clock()) }) == Self.fanOutBatch,
+                          !Task.isCancelled {}
+                    wait = try await dispatchDue()
+                    if lastPurge.map({ clock().timeIntervalSince($0) >= 3600 }) ?? true {
+                        lastPurge = clock()
+                        let before = clock().addingTimeInterval(-Double(settings.deliveryRetentionDays) * 86_400)
+                        _ = try await executor.run { try store.purgeDeliveries(completedBefore: before) }
+                    }
+                }
+            } catch {
+                logger.error("webhooks.dispatch_failed", metadata: ["error.type": "\(type(of: error))"])
+            }
+            guard !Task.isCancelled else { return }
+            await doorbell.wait(upTo: wait)
+        }
+    }
+
+    /// Starts an attempt for every head that is due and not under way; returns how long until the next is due.
+    private func dispatchDue() async throws -> Duration {
+        let store = self.store
+        let ended = inFlight.withLock { $0.ended }
+        let heads = try await executor.run { try store.heads() }
+        let now = clock()
+        var wait = pollInterval
+        for head in heads {
+            if head.nextAttemptAt > now {
+                let due = Duration.milliseconds(Int64((head.nextAttemptAt.timeIntervalSince(now) * 1000).rounded(.up)))
+                wait = min(wait, due)
+                continue
+            }
+            let id = head.subscriptionID
+            let full = inFlight.withLock { running -> Bool in
+                // Under way, or one ended since `heads` was read (this head may be the one it just recorded).
+                guard running.tasks[id] == nil, running.ended[id] == ended[id] else { return false }
+                guard running.tasks.count < Self.maxInFlight else { return true }
+                running.tasks[id] = Task { [self] in
+                    await attempt(head)
+                    inFlight.withLock { $0.tasks[id] = nil; $0.ended[id, default: 0] += 1 }
+                    doorbell.ring()
+                }
+                return false
+            }
+            if full { break }
+        }
+        return wait
+    }
+
+    /// One attempt of `delivery`, then its outcome recorded.
+    private func attempt(_ delivery: WebhookDelivery) async {
+        let started = clock()
+        let result = await send(delivery, at: started)
+        guard !Task.isCancelled else { return }
+        let now = clock()
+        let outcome: WebhookAttempt.Outcome
+        if let status = result.status, (200..<300).contains(status) {
+            outcome = .delivered
+        } else if now.timeIntervalSince(delivery.firstAttemptAt ?? started) >= Double(settings.retryForHours) * 3600 {
+            outcome = .failed
+        } else {
+            let wait = WebhookBackoff.delay(failures: delivery.attempts + 1, initial: settings.retryInitial,
+                                            maximum: settings.retryMax, random: random())
+            outcome = .retry(at: now.addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18))
+        }
+        let attempt = WebhookAttempt(subscriptionID: delivery.subscriptionID, sequence: delivery.sequence, time: started,
+                                     status: result.status, error: result.error, outcome: outcome)
+        let name = switch outcome { case .delivered: "delivered"; case .retry: "retry"; case .failed: "failed" }
+        metrics?.webhookAttempted(outcome: name)
+        logger.log(level: outcome == .delivered ? .debug : .warning, "webhooks.attempt", metadata: [
+            "webhook.id": .string(delivery.subscriptionID), "webhook.sequence": .stringConvertible(delivery.sequence),
+            "webhook.outcome": .string(name), "webhook.status": .string(result.status.map(String.init) ?? "none"),
+            "webhook.error": .string(result.error ?? ""),
+        ])
+        do {
+            let store = self.store
+            try await executor.run { try store.record(attempt) }
+        } catch {
+            logger.error("webhooks.record_failed", metadata: ["error.type": "\(type(of: error))"])
+        }
+    }
+
+    /// Checks the address again, signs and POSTs.
+    private func send(_ delivery: WebhookDelivery, at time: Date) async -> WebhookHTTPClient.Result {
+        if !settings.allowPrivateAddresses {
+            let url = delivery.url
+            if let refusal = try? await executor.run({ WebhookAddressGuard.refusal(of: url, allowPrivate: false) }) {
+                return WebhookHTTPClient.Result(status: nil, error: "refused: the URL \(refusal.message)")
+            }
+        }
+        let body = WebhookWire.event(delivery)
+        let timestamp = Int64(time.timeIntervalSince1970.rounded(.down))
+        guard let signature = WebhookSignature.sign(secret: delivery.secret, id: delivery.messageID, timestamp: timestamp, body: body) else {
+            return WebhookHTTPClient.Result(status: nil, error: "the secret is not whsec_<base64>")
+        }
+        return await client.post(delivery.url, body: body, headers: [
+            ("Content-Type", "application/json"), ("User-Agent", "CareSync-Webhooks/1"),
+            ("webhook-id", delivery.messageID), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
+        ])
+    }
+}

@@ -1,0 +1,168 @@
+import CareSyncCore
+import CareSyncHTTP
+import CareSyncTestSupport
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// The delivery job end to end: signed Standard Webhooks POSTs, in order per subscription, retried with backoff,
+/// given up after the retry window, the address checked again before every attempt.
+@Suite struct WebhookDeliveryTests {
+    /// Whether a received request carries a valid signature of its own body by `secret`, within 5 minutes of now.
+    static func verifies(_ r: WebhookReceiver.Received, secret: String) -> Bool {
+        guard let id = r.headers["webhook-id"], let stamp = r.headers["webhook-timestamp"].flatMap(Int64.init),
+              let signature = r.headers["webhook-signature"], abs(Date().timeIntervalSince1970 - Double(stamp)) < 300 else { return false }
+        return WebhookSignature.sign(secret: secret, id: id, timestamp: stamp, body: r.body) == signature
+    }
+
+    @Test func aChangeIsPostedSignedWithItsAnchorAndNoSampleValue() async throws {
+        let receiver = try WebhookReceiver()
+        defer { Task { await receiver.stop() } }
+        try await TestServer.with(configure: { $0.webhooks.allowPrivateAddresses = true }) { server in
+            let created = try await server.send("POST", "/v1/webhooks", token: server.tokens.admin,
+                                                json: ["url": .string(receiver.url()), "patients": ["alice"]])
+            let id = try #require(created.json["id"]?.stringValue), secret = try #require(created.json["secret"]?.stringValue)
+            var anchors: [String] = []
+            for value in [4242.0, 4343, 4444] {
+                let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                                  json: ["samples": [Fixtures.steps(value)]])
+                anchors.append(try #require(reply.json["anchor"]?.stringValue))
+            }
+            // Bob's change is not for this subscription.
+            _ = try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice, json: ["samples": [Fixtures.steps(1)]])
+            try await Eventually.until { receiver.received.count >= 3 }
+            let got = receiver.received
+            #expect(got.count == 3)
+            #expect(got.map(\.sequence) == [1, 2, 3])
+            #expect(got.map { $0.json["data"]?["anchor"]?.stringValue } == anchors)
+            #expect(got.allSatisfy { $0.path == "/hook" && $0.headers["content-type"] == "application/json" })
+            #expect(got.allSatisfy { Self.verifies($0, secret: secret) })
+            #expect(got.map { $0.headers["webhook-id"] } == (1...3).map { "msg_\(id)_\($0)" })
+            for r in got {
+                #expect(r.json["type"] == "patient.changed" && r.json["data"]?["patient"] == "alice")
+                #expect(Set(r.json.objectValue?.keys ?? [:].keys) == ["type", "timestamp", "data"])
+                #expect(Set(r.json["data"]?.objectValue?.keys ?? [:].keys) == ["patient", "anchor", "sequence"])
+                let text = String(decoding: r.body, as: UTF8.self)
+                #expect(!text.contains("value") && !text.contains("stepCount"), "\(text)")
+            }
+            try await Eventually.until {
+                try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 3
+            }
+        }
+    }
+
+    @Test func aFailingReceiverIsRetriedWithTheSameIdAndNothingLaterOvertakesIt() async throws {
+        // 500, a refused redirect, then success.
+        let receiver = try WebhookReceiver { index, _ in
+            switch index {
+            case 0: Response(status: .internalServerError)
+            case 1: Response(status: .found, headers: [.location: "/elsewhere"])
+            default: Response(status: .ok)
+            }
+        }
+        defer { Task { await receiver.stop() } }
+        let h = try WebhookDispatcherHarness()
+        let subscription = try h.subscribe(receiver.url())
+        for value in 1...3 { try h.change(value: Double(value)) }
+        h.dispatcher.start()
+        try await Eventually.until { try h.status()?.lastDeliveredSequence == 3 }
+        await h.dispatcher.stop()
+        let got = receiver.received
+        #expect(got.map(\.sequence) == [1, 1, 1, 2, 3])
+        #expect(got.map(\.path) == Array(repeating: "/hook", count: 5))
+        #expect(Set(got.prefix(3).map { $0.headers["webhook-id"] }) == ["msg_wh_test_1"])
+        #expect(got.allSatisfy { Self.verifies($0, secret: subscription.secret) })
+        #expect(try h.status()?.failingSince == nil)
+    }
+
+    @Test func aTimeoutCountsAsAFailure() async throws {
+        let receiver = try WebhookReceiver { index, _ in
+            if index == 0 { try? await Task.sleep(for: .seconds(3)) }
+            return Response(status: .noContent)
+        }
+        defer { Task { await receiver.stop() } }
+        let h = try WebhookDispatcherHarness(timeout: .milliseconds(500))
+        try h.subscribe(receiver.url())
+        try h.change()
+        h.dispatcher.start()
+        try await Eventually.until { try h.status()?.lastDeliveredSequence == 1 }
+        await h.dispatcher.stop()
+        // The first attempt timed out and was retried (a loaded machine may time out a retry too).
+        #expect(receiver.received.count >= 2 && receiver.received.allSatisfy { $0.sequence == 1 })
+    }
+
+    @Test func aDeliveryIsGivenUpAfterTheRetryWindowAndTheReceiverSeesTheGap() async throws {
+        let receiver = try WebhookReceiver { _, request in
+            let sequence = (try? JSONValue.parse(request.body))?["data"]?["sequence"]
+            return Response(status: sequence == 1 ? .serviceUnavailable : .noContent)
+        }
+        defer { Task { await receiver.stop() } }
+        let h = try WebhookDispatcherHarness()
+        try h.subscribe(receiver.url())
+        try h.change(value: 1)
+        try h.change(value: 2)
+        h.dispatcher.start()
+        try await Eventually.until { receiver.received.count >= 2 }
+        // Still inside the window: sequence 1 is retried and 2 waits behind it.
+        #expect(receiver.received.allSatisfy { $0.sequence == 1 })
+        let failingSince = try #require(try h.status()?.failingSince)
+        h.offset.update { $0 = 72 * 3600 + 1 }
+        try await Eventually.until { try h.status()?.lastDeliveredSequence == 2 }
+        await h.dispatcher.stop()
+        let got = receiver.received.map(\.sequence)
+        #expect(got.last == 2 && got.dropLast().allSatisfy { $0 == 1 })
+        let status = try #require(try h.status())
+        #expect(status.failingSince == nil && status.pendingDeliveries == 0 && failingSince <= Date())
+    }
+
+    @Test func theAddressIsCheckedAgainBeforeEveryAttempt() async throws {
+        let receiver = try WebhookReceiver()
+        defer { Task { await receiver.stop() } }
+        // The subscription names a loopback URL (as if its name had resolved elsewhere when it was made).
+        let h = try WebhookDispatcherHarness(allowPrivateAddresses: false)
+        try h.subscribe(receiver.url())
+        try h.change()
+        h.dispatcher.start()
+        try await Eventually.until { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
+        await h.dispatcher.stop()
+        #expect(receiver.received.isEmpty)
+        #expect(try h.status()?.failingSince != nil && h.status()?.lastDeliveredSequence == 0)
+    }
+
+    @Test func pauseQueuesResumeDeliversAndReplayDeliversAgain() async throws {
+        let receiver = try WebhookReceiver()
+        defer { Task { await receiver.stop() } }
+        try await TestServer.with(configure: { $0.webhooks.allowPrivateAddresses = true }) { server in
+            let admin = server.tokens.admin
+            let created = try await server.send("POST", "/v1/webhooks", token: admin, json: ["url": .string(receiver.url())])
+            let id = try #require(created.json["id"]?.stringValue)
+            #expect(try await server.send("POST", "/v1/webhooks/\(id)/pause", token: admin).status == 200)
+            for value in [1.0, 2] {
+                #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                              json: ["samples": [Fixtures.steps(value)]]).status == 200)
+            }
+            // Fanned out (queued), and not delivered: a paused subscription has no head.
+            try await Eventually.until { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
+            #expect(try server.app.api.webhooks.heads().isEmpty && receiver.received.isEmpty)
+            let resumed = try await server.send("POST", "/v1/webhooks/\(id)/resume", token: admin)
+            #expect(resumed.status == 200 && resumed.json["paused"] == false)
+            try await Eventually.until { receiver.received.count == 2 }
+            try await Eventually.until { try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 2 }
+            let replay = try await server.send("POST", "/v1/webhooks/\(id)/replay", token: admin, json: ["fromSequence": 1])
+            #expect(replay.status == 200 && replay.json["requeued"] == 2, "\(replay.text)")
+            try await Eventually.until { receiver.received.count == 4 }
+            #expect(receiver.received.map(\.sequence) == [1, 2, 1, 2])
+            #expect(receiver.received.map { $0.headers["webhook-id"] } == ["msg_\(id)_1", "msg_\(id)_2", "msg_\(id)_1", "msg_\(id)_2"])
+        }
+    }
+
+    /// Full jitter: a random wait up to initial · 2^(n-1), capped.
+    @Test(arguments: [
+        (1, 0.0, 0.0), (1, 0.5, 2.5), (1, 0.999999, 5.0), (2, 0.5, 5.0), (3, 0.5, 10.0), (10, 0.999999, 2560.0),
+        (11, 0.999999, 3600.0), (40, 0.5, 1800.0), (1000, 0.5, 1800.0),
+    ])
+    func theBackoffDoublesUpToItsCapWithFullJitter(failures: Int, random: Double, seconds: Double) {
+        let delay = WebhookBackoff.delay(failures: failures, initial: .seconds(5), maximum: .seconds(3600), random: random)
+        #expect(abs(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18 - seconds) < 0.01)
+    }
+}
