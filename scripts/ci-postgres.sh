@@ -14,13 +14,13 @@ swift build --build-tests
 started=$SECONDS
 ci_postgres
 
-suites='ContractTests|ChangeOrderingTests|PostgresConcurrencyTests|PostgresConnectionTests|PostgresGroupCommitTests|PostgresMigratorTests|PostgresServerTests'
+suites='ContractTests|ChangeOrderingTests|PostgresConcurrencyTests|PostgresConnectionTests|PostgresGroupCommitTests|PostgresMigratorTests|PostgresServerTests|PostgresDispatcherLockTests|PostgresWebhookServerTests'
 # The model-based run only on PostgreSQL here (`swift test` ran it on the others), 1,000 operations.
 CARESYNC_TEST_POSTGRES_URL="$pg_url" CARESYNC_MODEL_STORES=PostgresSyncStore CARESYNC_MODEL_OPS="${CARESYNC_MODEL_OPS:-1000}" \
   swift test --skip-build --filter "$suites" 2>&1 | tee "$pg_dir/tests.log" | grep -E '^(✘|✔ Test run|✘ Test run)' || true
 grep -q '✔ Test run' "$pg_dir/tests.log" || { grep -E 'error|recorded an issue' "$pg_dir/tests.log" | head -40; exit 1; }
 # Every PostgreSQL suite ran (not skipped): a missing variable would pass silently otherwise.
-for suite in ChangeOrderingTests PostgresConnectionTests PostgresServerTests; do
+for suite in ChangeOrderingTests PostgresConnectionTests PostgresServerTests PostgresDispatcherLockTests PostgresWebhookServerTests; do
   grep -q "Suite $suite passed" "$pg_dir/tests.log" || { echo "$suite did not run"; exit 1; }
 done
 grep -q 'PostgresSyncStore to ' "$pg_dir/tests.log" || { echo "the contract suite did not run on PostgreSQL"; exit 1; }

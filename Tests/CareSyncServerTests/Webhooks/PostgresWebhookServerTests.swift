@@ -1,0 +1,32 @@
+import CareSyncCore
+import CareSyncTestSupport
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// Webhooks with two CareSync instances on one PostgreSQL database: both run a dispatcher, one delivers, and every
+/// event of either instance goes out once, in order. Runs when `CARESYNC_TEST_POSTGRES_URL` names a server.
+@Suite(.enabled(if: postgresTestServerURL != nil, "CARESYNC_TEST_POSTGRES_URL names no server"))
+struct PostgresWebhookServerTests {
+    @Test func twoInstancesDeliverEveryEventOnceInOrder() async throws {
+        let receiver = try WebhookReceiver()
+        defer { Task { await receiver.stop() } }
+        let url = try PostgresServerTests.freshSchemaURL()
+        try await TestServer.with(configure: { $0.databaseURL = url; $0.webhooks.allowPrivateAddresses = true }) { one in
+            let two = try buildServer({ var c = one.app.configuration; c.port = 0; return c }())
+            try two.start()
+            defer { Task { await two.shutdown(gracePeriod: .seconds(1)) } }
+            let created = try await one.send("POST", "/v1/webhooks", token: one.tokens.admin, json: ["url": .string(receiver.url())])
+            let secret = try #require(created.json["secret"]?.stringValue)
+            for value in 1...10 {
+                let input = SampleInput(type: .stepCount, value: Double(value), start: Date(timeIntervalSince1970: 1_592_474_400),
+                                        end: Date(timeIntervalSince1970: 1_592_475_000))
+                let store = value % 2 == 0 ? one.app.api.store : two.api.store
+                _ = try store.upsert([input], patient: "alice", source: "org.example.phone", now: Date())
+            }
+            try await Eventually.until(deadline: .seconds(20)) { receiver.received.count >= 10 }
+            #expect(receiver.received.map(\.sequence) == Array(1...10))
+            #expect(receiver.received.allSatisfy { WebhookDeliveryTests.verifies($0, secret: secret) })
+        }
+    }
+}
