@@ -10,6 +10,8 @@ public final class CareSyncAPI: Sendable {
     let store: any SyncStore
     let access: any AccessStore
     let webhooks: any WebhookStore
+    /// Tells the webhook dispatcher that a subscription changed (created, resumed, replayed), so it looks at once.
+    let onWebhookChange: @Sendable () -> Void
     let authenticator: Authenticator
     let admin: AccessAdmin
     let audit: AuditLog
@@ -30,12 +32,13 @@ public final class CareSyncAPI: Sendable {
     let failedAuthBudget: RateLimiter
 
     /// Wires the API over its stores.
-    public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, limits: APILimits = APILimits(),
+    public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore,
+                onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
                 readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics(),
                 rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
-        self.store = store; self.access = access; self.webhooks = webhooks
+        self.store = store; self.access = access; self.webhooks = webhooks; self.onWebhookChange = onWebhookChange
         self.limits = limits; self.executor = executor; self.logger = logger; self.clock = clock
         self.readiness = readiness
         self.metrics = metrics

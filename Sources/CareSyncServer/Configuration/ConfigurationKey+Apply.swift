@@ -79,7 +79,7 @@ extension ConfigurationKey {
         case .streamKeepAliveSeconds: configuration.stream.keepAlive = try seconds()
         case .streamLifetimeSeconds: configuration.stream.lifetime = try seconds()
         case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
-        case .webhooksTimeoutSeconds: configuration.webhooks.timeout = try seconds()
+        case .webhooksTimeoutSeconds: configuration.webhooks.timeout = .seconds(try integer(1...300))
         case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
         case .webhooksRetryMaxSeconds: configuration.webhooks.retryMax = try seconds()
         case .webhooksRetryForHours: configuration.webhooks.retryForHours = try integer(1...8_760)

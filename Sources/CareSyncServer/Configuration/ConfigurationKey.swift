@@ -111,7 +111,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .streamKeepAliveSeconds: "Seconds between keep-alive comments (or moved anchors) of an idle change-feed event stream."
         case .streamLifetimeSeconds: "Seconds a change-feed event stream lasts before it ends and the client resumes."
         case .webhooksAllowPrivateAddresses: "true lets webhook URLs name loopback, private, link-local and unspecified addresses (refused by default)."
-        case .webhooksTimeoutSeconds: "Seconds one webhook delivery attempt may take before it counts as failed."
+        case .webhooksTimeoutSeconds: "Whole seconds (1...300) one webhook delivery attempt may take before it counts as failed."
         case .webhooksRetryInitialSeconds: "Backoff ceiling in seconds of a webhook's first retry; it doubles per retry (full jitter)."
         case .webhooksRetryMaxSeconds: "Longest wait in seconds before a webhook retry."
         case .webhooksRetryForHours: "Hours after its first attempt a webhook delivery is retried before it is marked failed."

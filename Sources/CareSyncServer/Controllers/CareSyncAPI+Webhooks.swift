@@ -28,6 +28,7 @@ extension CareSyncAPI {
                 try webhooks.createSubscription(subscription)
                 return subscription
             }
+            self.onWebhookChange()
             let status = WebhookSubscriptionStatus(subscription: subscription, nextSequence: 1, lastDeliveredSequence: 0,
                                                    pendingDeliveries: 0, failingSince: nil, paused: false)
             guard case .object(var body) = WebhookWire.encode(status) else { throw HTTPError.internal }
@@ -68,6 +69,7 @@ extension CareSyncAPI {
         return try await adminScoped(request, context, action: paused ? "admin.webhook.pause" : "admin.webhook.resume") { _ in
             let (webhooks, now) = (self.webhooks, self.clock())
             guard try await self.blocking({ try webhooks.setPaused(paused, subscription: id, now: now) }) else { throw Self.noWebhook(id) }
+            self.onWebhookChange()
             return Response.json(WebhookWire.encode(try await self.webhookStatus(id)))
         }
     }
@@ -89,6 +91,7 @@ extension CareSyncAPI {
                 throw HTTPError.invalidParameter("fromSequence", "no kept delivery \(from): this subscription keeps \(kept)")
             }
             guard let requeued else { throw Self.noWebhook(id) }
+            self.onWebhookChange()
             return Response.json(["id": .string(id), "fromSequence": .number(Double(from)), "requeued": .number(Double(requeued))])
         }
     }

@@ -21,19 +21,20 @@ public final class CareSyncApplication: Sendable {
     public let database: Database?
     /// The configuration it was built from.
     public let configuration: Configuration
+    /// The webhook delivery job, running between `start()` and `shutdown()`.
+    public let webhooks: WebhookDispatcher
     let logger: Logger
     /// What runs beside the listener, while it runs.
     private struct Jobs {
         let retention: RetentionJob
         let idempotencyPurge: Task<Void, Never>
-        let webhooks: WebhookDispatcher
     }
     private let jobs = Mutex<Jobs?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, responder: any HTTPResponder, headFilter: any RequestHeadFilter,
-         database: Database?, configuration: Configuration, logger: Logger) {
+         database: Database?, configuration: Configuration, webhooks: WebhookDispatcher, logger: Logger) {
         self.api = api; self.http = http; self.responder = responder; self.headFilter = headFilter
-        self.database = database; self.configuration = configuration; self.logger = logger
+        self.database = database; self.configuration = configuration; self.webhooks = webhooks; self.logger = logger
     }
 
     /// The whole life of a serving process: starts everything (`start()`), calls `onListening` with the
@@ -69,10 +70,8 @@ public final class CareSyncApplication: Sendable {
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
-        let webhooks = WebhookDispatcher(store: api.webhooks, settings: configuration.webhooks, notifier: api.store.notifier,
-                                         metrics: api.metrics, logger: logger)
         webhooks.start()
-        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, webhooks: webhooks) }
+        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge) }
         return port
     }
 
@@ -84,7 +83,7 @@ public final class CareSyncApplication: Sendable {
         let running = jobs.withLock { jobs in defer { jobs = nil }; return jobs }
         running?.idempotencyPurge.cancel()
         await running?.retention.stop()
-        await running?.webhooks.stop()
+        await webhooks.stop()
         api.shutdown()
         await http.shutdown(gracePeriod: gracePeriod)
         api.shutdown()  // again: releases a long poll that parked after the first wake and outlived the grace period
@@ -128,8 +127,11 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
+    let webhooks = WebhookDispatcher(store: stores.webhooks, settings: configuration.webhooks, notifier: stores.sync.notifier,
+                                     metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
-    let api = CareSyncAPI(store: stores.sync, access: stores.access, webhooks: stores.webhooks, limits: limits, logger: logger, metrics: metrics,
+    let api = CareSyncAPI(store: stores.sync, access: stores.access, webhooks: stores.webhooks,
+                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)
@@ -139,7 +141,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
                           headFilter: headFilter, logger: logger)
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
     return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: stores.sqlite,
-                               configuration: configuration, logger: logger)
+                               configuration: configuration, webhooks: webhooks, logger: logger)
 }
 
 /// The stores the configuration names, opened and migrated: PostgreSQL when `database.url` is set, else

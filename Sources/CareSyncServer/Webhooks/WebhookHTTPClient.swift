@@ -16,9 +16,10 @@ final class WebhookHTTPClient: Sendable {
 
     private let session: URLSession
 
-    /// A client whose every attempt ends within `timeout`.
+    /// A client whose every attempt ends within `timeout`, in whole seconds of at least 1: URLSession on Linux
+    /// truncates its timeouts to whole seconds, and one under a second fails requests at once.
     init(timeout: Duration) {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = Double(max(timeout.components.seconds, 1))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds

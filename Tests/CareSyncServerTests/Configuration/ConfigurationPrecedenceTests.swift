@@ -45,7 +45,7 @@ import Testing
         (.retentionIdempotencyHours, "48", "48"),
         (.rateLimitTokenRequestsPerSecond, "10", "10"), (.rateLimitTokenBurst, "20", "20"),
         (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"), 
-        (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "2.5", "2.5"),
+        (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),
         (.streamKeepAliveSeconds, "0.5", "0.5"), (.streamLifetimeSeconds, "60", "60"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
