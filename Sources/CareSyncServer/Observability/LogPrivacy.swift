@@ -15,7 +15,7 @@ public enum LogPrivacy {
         "audit", "backup", "config", "connection", "database", "db", "duration", "error", "feed",
         "gzip", "healthcheck", "http", "idempotency", "job", "limit", "listener", "metrics",
         "migration", "process", "request", "retention", "route", "server", "shutdown", "signal",
-        "startup", "status", "store", "sync", "token", "worker",
+        "startup", "status", "store", "sync", "token", "webhook", "worker",
     ]
 
     /// Last key parts that are withheld in every namespace: they may carry PHI or secrets.
