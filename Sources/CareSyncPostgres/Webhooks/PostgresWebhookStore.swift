@@ -80,7 +80,8 @@ public final class PostgresWebhookStore: WebhookStore {
     }
 
     public func fanOut(limit: Int, now: Date) throws -> Int {
-        try database.write { db in
+        guard try !database.read({ try PostgresOutbox.entries($0, after: 0, limit: 1) }).isEmpty else { return 0 }
+        return try database.write { db in
             let entries = try PostgresOutbox.entries(db, after: 0, limit: limit, locking: true)
             guard let last = entries.last else { return 0 }
             let targets = try PostgresWebhookRows.fanOutTargets(db)

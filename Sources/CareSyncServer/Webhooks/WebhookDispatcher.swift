@@ -17,6 +17,9 @@ public final class WebhookDispatcher: Sendable {
     static let fanOutBatch = 500
     /// Subscriptions attempted at once.
     static let maxInFlight = 32
+    /// The shortest time between two fan-outs: under heavy ingest a commit arrives every few hundred microseconds,
+    /// and each fan-out is a write transaction beside theirs.
+    static let fanOutSpacing: Duration = .milliseconds(100)
 
     private let store: any WebhookStore
     private let settings: Configuration.Webhooks
@@ -28,6 +31,8 @@ public final class WebhookDispatcher: Sendable {
     private let random: @Sendable () -> Double
     private let pollInterval: Duration
     private let doorbell = Doorbell()
+    /// Set by every commit that changed a feed: the outbox has something to fan out.
+    private let committed = Atomic<Bool>(true)
     private let loop = Mutex<Task<Void, Never>?>(nil)
     /// The attempt under way per subscription, and how many ended: a head read before an attempt ended is stale.
     private let inFlight = Mutex<Running>(Running())
@@ -46,7 +51,10 @@ public final class WebhookDispatcher: Sendable {
         self.store = store; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
         self.pollInterval = pollInterval; self.clock = clock; self.random = random
         client = WebhookHTTPClient(timeout: settings.timeout)
-        notifier?.onSignal { [doorbell] _ in doorbell.ring() }
+        notifier?.onSignal { [weak self] _ in
+            self?.committed.store(true, ordering: .relaxed)
+            self?.doorbell.ring()
+        }
     }
 
     /// Starts the job; a second call does nothing.
@@ -74,14 +82,25 @@ public final class WebhookDispatcher: Sendable {
 
     private func run() async {
         var lastPurge: Date?
+        var lastFanOut = ContinuousClock.now - pollInterval
         while !Task.isCancelled {
             var wait = pollInterval
             do {
                 let store = self.store
                 if try await executor.run({ try store.acquireDispatcher() }) {
-                    while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, now: clock()) }) == Self.fanOutBatch,
-                          !Task.isCancelled {}
-                    wait = try await dispatchDue()
+                    // Fan out after a commit (other instances' commits: every poll), at most every `fanOutSpacing`.
+                    let sinceFanOut = ContinuousClock.now - lastFanOut
+                    if committed.exchange(false, ordering: .relaxed) || sinceFanOut >= pollInterval {
+                        if sinceFanOut >= Self.fanOutSpacing {
+                            lastFanOut = .now
+                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, now: clock()) })
+                                    == Self.fanOutBatch, !Task.isCancelled {}
+                        } else {
+                            committed.store(true, ordering: .relaxed)
+                            wait = Self.fanOutSpacing - sinceFanOut
+                        }
+                    }
+                    wait = min(wait, try await dispatchDue())
                     if lastPurge.map({ clock().timeIntervalSince($0) >= 3600 }) ?? true {
                         lastPurge = clock()
                         let before = clock().addingTimeInterval(-Double(settings.deliveryRetentionDays) * 86_400)
