@@ -55,10 +55,23 @@ struct ModelBasedRun {
                 }
                 try checkReports()
                 if Int.random(in: 0..<10, using: &rng) == 0 { try checkFilteredFeed(patient: op.patient ?? "p1") }
-                if step % 100 == 99 || step == steps - 1 { try checkStatistics() }
+                if step % 100 == 99 || step == steps - 1 { try checkStatistics(); try checkOutbox() }
             } catch {
                 throw Divergence(description: "step \(step) (\(op)): \(error)\nlast operations:\n" + log.suffix(12).joined(separator: "\n"))
             }
+        }
+    }
+
+    /// The webhook outbox: one entry per commit and changed patient, at the same heads as the model's.
+    func checkOutbox() throws {
+        func entries(_ store: any SyncStore) throws -> [String] {
+            try store.outbox(after: 0, limit: 1_000_000).sorted { ($0.sequence, $0.patient) < ($1.sequence, $1.patient) }
+                .map { "\($0.patient)@\($0.sequence)" }
+        }
+        let (got, want) = (try entries(store), try entries(model))
+        guard got == want else {
+            throw Divergence(description: "outbox: store has \(got.count) entries, model \(want.count); first difference "
+                             + "\(zip(got, want).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "in length")")
         }
     }
 
