@@ -11,7 +11,7 @@ public struct SQLiteError: Error, CustomStringConvertible {
 /// One SQLite connection, used from one task at a time (not `Sendable`).
 final class SQLiteDatabase {
     /// A bound or read value.
-    enum Value { case null, integer(Int64), real(Double), text(String) }
+    enum Value: Hashable { case null, integer(Int64), real(Double), text(String) }
 
     private var handle: OpaquePointer?
     /// Prepared statements by SQL text, reused (a mirror runs the same few statements per sample).
