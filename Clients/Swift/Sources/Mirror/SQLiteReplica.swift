@@ -81,7 +81,7 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
     /// A delete then an insert, never an update in place: the triggers take the old row's digest away and
     /// add the new one's.
     func upsert(_ sample: Sample, into table: String) throws {
-        let metadata = String(decoding: try JSONEncoder.careSync().encode(sample.metadata), as: UTF8.self)
+        let metadata = sample.metadata.isEmpty ? "{}" : String(decoding: try JSONEncoder.careSync().encode(sample.metadata), as: UTF8.self)
         let digest = ReplicaChecksums.digest(uuid: sample.uuid, syncVersion: sample.syncVersion)
         try database.execute("DELETE FROM \(table) WHERE uuid = ?", [.text(sample.uuid.uuidString)])
         try database.execute("""
