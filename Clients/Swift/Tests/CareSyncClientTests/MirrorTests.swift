@@ -67,6 +67,35 @@ import Testing
         #expect(held == (try await Story.serverSamples(device)))
     }
 
+    @Test func aReplicaPointedAtAnotherServerResetsAndVerifiesWithoutARepair() async throws {
+        let first = try LiveServer(), second = try LiveServer()
+        _ = try await first.device().push(patient: "alice", samples: Story.steps(40, prefix: "first"))
+        _ = try await second.device().push(patient: "alice", samples: Story.steps(25, prefix: "second"))
+        let replica = try SQLiteReplica(path: try Self.replicaPath(), patient: "alice")
+        try await replica.mirror(from: first.device())
+        try Self.markSuspect(replica)   // a row changed in place before the move: the reset forgets it too
+
+        var events: [String] = []
+        try await replica.mirror(from: second.device(), limit: 10) { event in
+            switch event {
+            case .applied(.reset(let problem)): events.append(problem.code)
+            case .applied: break
+            case .verified(_, let differing): events.append("verified \(differing)")
+            case .repaired(let types, _): events.append("repaired \(types)")
+            }
+        }
+        #expect(events == ["invalidAnchor", "verified []"])
+        let truth = try await Story.serverSamples(second.device())
+        #expect(try replica.samples() == truth)
+        #expect(try replica.figures().checksums == ReplicaChecksums(samples: truth.values))
+    }
+
+    /// Changes a row's version in place, which marks its type suspect.
+    static func markSuspect(_ replica: SQLiteReplica) throws {
+        try replica.database.execute("UPDATE samples SET sync_version = sync_version + 1 WHERE rowid = (SELECT min(rowid) FROM samples)")
+        #expect(try replica.figures().suspect == ["stepCount"])
+    }
+
     @Test func aReplicaOfAnotherPatientIsRefused() throws {
         let path = try Self.replicaPath()
         _ = try SQLiteReplica(path: path, patient: "alice")
