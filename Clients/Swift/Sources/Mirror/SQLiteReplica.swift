@@ -56,6 +56,14 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
         }
     }
 
+    /// How many samples the replica holds.
+    public func count() throws -> Int {
+        try locked {
+            guard case .integer(let n)? = try database.execute("SELECT count(*) FROM samples").first?.first else { return 0 }
+            return Int(n)
+        }
+    }
+
     /// Every sample held, by uuid.
     public func samples() throws -> [UUID: Sample] {
         try locked {

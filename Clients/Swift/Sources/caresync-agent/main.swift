@@ -110,7 +110,7 @@ do {
         }
         progress.finish()
         let repairs = repaired.isEmpty ? "" : ", repaired \(Set(repaired).sorted().joined(separator: ", "))"
-        print("replica \(into): \(try replica.samples().count) samples, \(applied) changes applied\(repairs)"
+        print("replica \(into): \(try replica.count()) samples, \(applied) changes applied\(repairs)"
               + (verified.map { ", \($0)" } ?? ""))
     }
 } catch let problem as Problem {
