@@ -90,6 +90,32 @@ import Testing
         #expect(try replica.figures().checksums == ReplicaChecksums(samples: truth.values))
     }
 
+    @Test func aReplicaFromBeforeChecksumsGetsItsFiguresFromItsRows() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        _ = try await device.push(patient: "alice", samples: Story.steps(120))
+        let path = try Self.replicaPath()
+        try await SQLiteReplica(path: path, patient: "alice").mirror(from: device, limit: 50)
+        // Back to the first schema: no digest column, no figures, no triggers, user_version 0.
+        let old = try SQLiteDatabase(path: path)
+        for sql in ["DROP TRIGGER samples_checksum_insert", "DROP TRIGGER samples_checksum_delete", "DROP TRIGGER samples_checksum_update",
+                    "DROP TABLE replica_checksums", "DROP TABLE repair_samples", "ALTER TABLE samples DROP COLUMN digest",
+                    "PRAGMA user_version = 0"] {
+            try old.execute(sql)
+        }
+
+        let replica = try SQLiteReplica(path: path, patient: "alice")
+        let truth = try await Story.serverSamples(device)
+        #expect(try replica.figures().checksums == ReplicaChecksums(samples: truth.values))
+        _ = try await device.delete(patient: "alice", syncIdentifiers: ["steps-3"])
+        var verdicts: [[String]] = []
+        try await replica.mirror(from: device) { event in
+            if case .verified(_, let differing) = event { verdicts.append(differing) }
+        }
+        #expect(verdicts == [[]])
+        #expect(try replica.count() == 119)
+    }
+
     /// Changes a row's version in place, which marks its type suspect.
     static func markSuspect(_ replica: SQLiteReplica) throws {
         try replica.database.execute("UPDATE samples SET sync_version = sync_version + 1 WHERE rowid = (SELECT min(rowid) FROM samples)")
