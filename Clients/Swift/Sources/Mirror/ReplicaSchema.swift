@@ -13,6 +13,12 @@ enum ReplicaSchema {
     /// The schema version in `PRAGMA user_version`: 0 before checksums, 1 with them.
     static let version: Int64 = 1
 
+    /// Whether ``prepare(_:)`` has work to do (a read: `PRAGMA user_version`).
+    static func needsPreparing(_ database: SQLiteDatabase) throws -> Bool {
+        guard case .integer(let current)? = try database.execute("PRAGMA user_version").first?.first else { return true }
+        return current < version
+    }
+
     /// Creates what is missing, in the caller's transaction; a replica from before checksums gets its
     /// digests and figures computed from its rows.
     static func prepare(_ database: SQLiteDatabase) throws {

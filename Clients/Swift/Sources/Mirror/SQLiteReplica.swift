@@ -18,12 +18,15 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
     public init(path: String, patient: String) throws {
         database = try SQLiteDatabase(path: path)
         self.patient = patient
-        try database.transaction { try ReplicaSchema.prepare(database) }
+        // Opening a current replica writes nothing, so a reader never waits for a running mirror's write lock.
+        if try ReplicaSchema.needsPreparing(database) { try database.transaction { try ReplicaSchema.prepare(database) } }
         let stored = try database.execute("SELECT value FROM replica_state WHERE key = 'patient'")
         if case .text(let other)? = stored.first?.first, other != patient {
             throw SQLiteError(code: 0, message: "the replica mirrors patient \(other), not \(patient)")
         }
-        try database.execute("INSERT OR IGNORE INTO replica_state (key, value) VALUES ('patient', ?)", [.text(patient)])
+        if stored.isEmpty {
+            try database.execute("INSERT OR IGNORE INTO replica_state (key, value) VALUES ('patient', ?)", [.text(patient)])
+        }
     }
 
     public func load() async throws -> String? {

@@ -50,7 +50,7 @@ import Testing
         let reader = try SQLiteReplica(path: path, patient: "alice")
         var seen = 0
         for _ in 0..<1_000 {
-            seen = (try? reader.samples().count) ?? 0
+            seen = (try? reader.count()) ?? 0
             if seen > 0 { break }
             try await Task.sleep(for: .milliseconds(5))
         }
