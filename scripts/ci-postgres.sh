@@ -28,7 +28,7 @@ grep -q 'PostgresSyncStore to ' "$pg_dir/tests.log" || { echo "the contract suit
 ci_build
 ci_workdir
 export CARESYNC_DATABASE_URL="$pg_url" CARESYNC_LOG_LEVEL=warning
-[ "$("$bin" migrate)" = "applied 0001_store.sql" ] && [ "$("$bin" migrate)" = "up to date" ] || { echo "caresync migrate"; exit 1; }
+[ "$("$bin" migrate)" = "applied 0001_store.sql, 0002_correlations.sql" ] && [ "$("$bin" migrate)" = "up to date" ] || { echo "caresync migrate"; exit 1; }
 "$bin" patient create alice --time-zone UTC >/dev/null
 device="$("$bin" token create --role device --patient alice 2>/dev/null)"
 ci_serve

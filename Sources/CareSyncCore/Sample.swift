@@ -9,8 +9,10 @@ public struct Sample: Hashable, Sendable {
     public var uuid: UUID
     /// What is measured.
     public var type: SampleType
-    /// The value in the type's canonical unit.
+    /// The value in the type's canonical unit; a correlation's first component (systolic).
     public var value: Double
+    /// A correlation's second component (diastolic) in the canonical unit; nil for every other type.
+    public var secondValue: Double?
     /// When the measurement starts.
     public var start: Date
     /// When the measurement ends (`end >= start`).
@@ -25,10 +27,10 @@ public struct Sample: Hashable, Sendable {
     public var metadata: [String: MetadataValue]
 
     /// Creates a value from its fields.
-    public init(uuid: UUID, type: SampleType, value: Double, start: Date, end: Date,
+    public init(uuid: UUID, type: SampleType, value: Double, secondValue: Double? = nil, start: Date, end: Date,
                 syncIdentifier: String?, syncVersion: Int64?, source: String,
                 metadata: [String: MetadataValue] = [:]) {
-        self.uuid = uuid; self.type = type; self.value = value; self.start = start; self.end = end
+        self.uuid = uuid; self.type = type; self.value = value; self.secondValue = secondValue; self.start = start; self.end = end
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion
         self.source = source; self.metadata = metadata
     }
@@ -41,8 +43,10 @@ public struct SampleInput: Hashable, Sendable {
     public var uuid: UUID?
     /// What is measured.
     public var type: SampleType
-    /// The value in the type's canonical unit.
+    /// The value in the type's canonical unit; a correlation's first component (systolic).
     public var value: Double
+    /// A correlation's second component (diastolic) in the canonical unit; nil for every other type.
+    public var secondValue: Double?
     /// When the measurement starts.
     public var start: Date
     /// When the measurement ends (`end >= start`).
@@ -55,9 +59,24 @@ public struct SampleInput: Hashable, Sendable {
     public var metadata: [String: MetadataValue]
 
     /// Creates a value from its fields.
-    public init(uuid: UUID? = nil, type: SampleType, value: Double, start: Date, end: Date,
+    public init(uuid: UUID? = nil, type: SampleType, value: Double, secondValue: Double? = nil, start: Date, end: Date,
                 syncIdentifier: String? = nil, syncVersion: Int64? = nil, metadata: [String: MetadataValue] = [:]) {
-        self.uuid = uuid; self.type = type; self.value = value; self.start = start; self.end = end
+        self.uuid = uuid; self.type = type; self.value = value; self.secondValue = secondValue; self.start = start; self.end = end
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion; self.metadata = metadata
+    }
+}
+
+extension Sample {
+    /// A correlation's components with their canonical values, in stored order; empty for other types.
+    public var componentValues: [(type: SampleType, value: Double)] {
+        guard let secondValue else { return [] }
+        return zip(type.components, [value, secondValue]).map { ($0, $1) }
+    }
+
+    /// The canonical value this sample gives for `type`: its own value when it is of that type, the
+    /// component's when it is a correlation holding `type`, else nil.
+    public func value(for type: SampleType) -> Double? {
+        if self.type == type { return self.type.kind == .correlation ? nil : value }
+        return componentValues.first { $0.type == type }?.value
     }
 }

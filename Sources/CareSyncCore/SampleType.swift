@@ -29,6 +29,13 @@ public struct SampleType: RawRepresentable, Hashable, Sendable, CustomStringConv
     public var isCumulative: Bool { definition.aggregation == .cumulative }
     /// The unit values are stored in; `nil` for category types, which have none.
     public var canonicalUnit: HealthUnit? { definition.canonicalUnit }
+    /// A correlation's component types, in stored order (systolic, diastolic); empty for other types.
+    public var components: [SampleType] { definition.components.map { SampleType(rawValue: $0)! } }
+    /// The correlations this quantity type is a component of, with its position in each (blood pressure for
+    /// `bloodPressureSystolic` at 0).
+    public var correlations: [(correlation: SampleType, position: Int)] {
+        Self.all.compactMap { t in t.definition.components.firstIndex(of: rawValue).map { (t, $0) } }
+    }
     /// Every type of the catalogue, in catalogue order.
     public static let all: [SampleType] = TypeCatalogue.definitions.indices.map { SampleType(position: $0) }
 
@@ -52,4 +59,10 @@ public struct SampleType: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let sixMinuteWalkTestDistance = SampleType(rawValue: "sixMinuteWalkTestDistance")!
     /// Sleep stages, a category.
     public static let sleepAnalysis = SampleType(rawValue: "sleepAnalysis")!
+    /// Blood pressure, a correlation of systolic and diastolic (mmHg).
+    public static let bloodPressure = SampleType(rawValue: "bloodPressure")!
+    /// Systolic blood pressure (mmHg), alone or as a component of `bloodPressure`.
+    public static let bloodPressureSystolic = SampleType(rawValue: "bloodPressureSystolic")!
+    /// Diastolic blood pressure (mmHg), alone or as a component of `bloodPressure`.
+    public static let bloodPressureDiastolic = SampleType(rawValue: "bloodPressureDiastolic")!
 }

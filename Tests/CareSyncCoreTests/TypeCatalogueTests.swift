@@ -72,17 +72,26 @@ import Testing
             #expect(problems.map(\.field) == ["value", "unit"])
             return
         }
-        var valid = draft; valid.value = 0.5; valid.unit = canonical.symbol
-        let stored = try #require(SampleValidator.validate(valid, index: 0, problems: &problems))
+        /// The draft with `value` as its value, or as each component's value for a correlation.
+        func with(_ value: Double, unit: String) -> SampleDraft {
+            var d = draft; d.unit = unit
+            if type.kind == .correlation {
+                d.components = Dictionary(uniqueKeysWithValues: type.components.map { ($0.rawValue, value) })
+            } else {
+                d.value = value
+            }
+            return d
+        }
+        let stored = try #require(SampleValidator.validate(with(0.5, unit: canonical.symbol), index: 0, problems: &problems))
         #expect(problems.isEmpty && stored.value == 0.5)
+        #expect(stored.secondValue == (type.kind == .correlation ? 0.5 : nil))
         #expect(type.value(stored.value, in: canonical) == 0.5)
         if let alternative = Self.alternativeUnit(type) {
             let unit = try type.unit(alternative)
-            var other = draft; other.value = type.value(0.5, in: unit); other.unit = alternative
-            let again = try #require(SampleValidator.validate(other, index: 0, problems: &problems))
-            #expect(abs(again.value - 0.5) <= 1e-9, "\(alternative)")
+            let again = try #require(SampleValidator.validate(with(type.value(0.5, in: unit), unit: alternative), index: 0, problems: &problems))
+            #expect(abs(again.value - 0.5) <= 1e-9 && abs((again.secondValue ?? 0.5) - 0.5) <= 1e-9, "\(alternative)")
         }
-        var foreign = draft; foreign.value = 0.5; foreign.unit = Self.foreignUnit(type)
+        let foreign = with(0.5, unit: Self.foreignUnit(type))
         #expect(SampleValidator.validate(foreign, index: 0, problems: &problems) == nil)
         #expect(problems.map(\.field) == ["unit"])
         #expect(problems.first?.message.contains(type.rawValue) == true)

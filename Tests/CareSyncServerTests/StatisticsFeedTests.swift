@@ -13,18 +13,32 @@ import Testing
         "type=stepCount&interval=week&anchorDate=2020-10-19T07:00:00Z&options=cumulativeSum",
         "type=heartRate&interval=day&options=discreteAverage,discreteMin,discreteMax",
         "type=stepCount&interval=hour&options=cumulativeSum",
+        "type=bloodPressureDiastolic&interval=day&options=discreteAverage,discreteMax,separateBySource",
+        "type=sleepAnalysis&interval=day&options=durationByValue",
     ]
 
-    /// A random sample of steps (up to five hours, so it spans buckets) or a heart rate, often keyed.
+    /// A random sample, often keyed: steps or sleep (up to five hours, so it spans buckets), a heart rate, a
+    /// blood pressure pair or a single diastolic reading.
     static func randomSample(_ rng: inout SystemRandomNumberGenerator) -> JSONValue {
         let start = Date(timeIntervalSince1970: 1_603_090_800 + Double(Int.random(in: 0..<(28 * 96), using: &rng)) * 900)
-        let steps = Bool.random(using: &rng)
-        let end = steps ? start.addingTimeInterval(Double(Int.random(in: 0...20, using: &rng)) * 900) : start
+        let kind = ["stepCount", "heartRate", "bloodPressure", "bloodPressureDiastolic", "sleepAnalysis"].randomElement(using: &rng)!
+        let spans = kind == "stepCount" || kind == "sleepAnalysis"
+        let end = spans ? start.addingTimeInterval(Double(Int.random(in: 0...20, using: &rng)) * 900) : start
         var o: [String: JSONValue] = [
-            "type": .string(steps ? "stepCount" : "heartRate"), "unit": .string(steps ? "count" : "count/min"),
-            "value": .number(Double(Int.random(in: 40...400, using: &rng))),
+            "type": .string(kind), "value": .number(Double(Int.random(in: 40...400, using: &rng))),
             "start": .string(RFC3339.format(start)), "end": .string(RFC3339.format(end)),
         ]
+        switch kind {
+        case "stepCount": o["unit"] = "count"
+        case "heartRate": o["unit"] = "count/min"
+        case "sleepAnalysis": o["value"] = .number(Double(Int.random(in: 0...5, using: &rng)))
+        case "bloodPressure":
+            o["value"] = nil
+            o["unit"] = "mmHg"
+            o["components"] = ["bloodPressureSystolic": .number(Double(Int.random(in: 100...160, using: &rng))),
+                               "bloodPressureDiastolic": .number(Double(Int.random(in: 60...100, using: &rng)))]
+        default: o["unit"] = "mmHg"
+        }
         if Int.random(in: 0..<3, using: &rng) > 0 {
             o["syncIdentifier"] = .string("k\(Int.random(in: 0..<12, using: &rng))")
             o["syncVersion"] = .number(Double(Int.random(in: 0...6, using: &rng)))

@@ -32,7 +32,13 @@ import Testing
             let sleep = try #require(byName["sleepAnalysis"])
             #expect(sleep["kind"] == "category" && sleep["aggregation"] == .null && sleep["canonicalUnit"] == .null)
             #expect(sleep["allowedValues"]?.arrayValue?.map { $0["value"] } == [0, 1, 2, 3, 4, 5])
-            #expect(sleep["allowedValues"]?[5]?["name"] == "asleepREM" && sleep["statisticsOptions"] == [])
+            #expect(sleep["allowedValues"]?[5]?["name"] == "asleepREM" && sleep["statisticsOptions"] == ["separateBySource", "durationByValue"])
+            #expect(sleep["components"] == .null && steps["components"] == .null)
+            let pressure = try #require(byName["bloodPressure"])
+            #expect(pressure["kind"] == "correlation" && pressure["aggregation"] == .null && pressure["canonicalUnit"] == "mmHg")
+            #expect(pressure["components"] == ["bloodPressureSystolic", "bloodPressureDiastolic"] && pressure["dimensions"] == ["pressure"])
+            #expect(pressure["statisticsOptions"] == [] && pressure["allowedValues"] == .null)
+            #expect(pressure["exampleUnits"]?.arrayValue?.prefix(3) == ["mmHg", "cmAq", "kPa"])
         }
     }
 
@@ -42,8 +48,14 @@ import Testing
         try await TestServer.with { server in
             let device = server.tokens.aliceDevice
             func sample(_ type: SampleType, value: Double, unit: String?) -> JSONValue {
-                ["type": .string(type.rawValue), "value": .number(value), "unit": unit.map(JSONValue.string) ?? .null,
-                 "start": "2020-06-18T10:00:00Z", "end": "2020-06-18T10:30:00Z"]
+                var o: [String: JSONValue] = ["type": .string(type.rawValue), "unit": unit.map(JSONValue.string) ?? .null,
+                                              "start": "2020-06-18T10:00:00Z", "end": "2020-06-18T10:30:00Z"]
+                if type.kind == .correlation {
+                    o["components"] = .object(Dictionary(uniqueKeysWithValues: type.components.map { ($0.rawValue, JSONValue.number(value)) }))
+                } else {
+                    o["value"] = .number(value)
+                }
+                return .object(o)
             }
             let samples = SampleType.all.map { type in
                 type.canonicalUnit.map { sample(type, value: 0.5, unit: $0.symbol) }
@@ -60,9 +72,10 @@ import Testing
                 let type = try #require(item["type"]?.stringValue.flatMap(SampleType.init(rawValue:)))
                 #expect(item["unit"] == type.canonicalUnit.map { JSONValue.string($0.symbol) }, "\(type)")  // categories have no unit key
                 #expect(item["value"] == .number(type.canonicalUnit == nil ? Double(type.definition.values.last!.value) : 0.5), "\(type)")
+                #expect(item["components"]?.objectValue?.count == (type.kind == .correlation ? 2 : nil), "\(type)")
             }
 
-            for type in SampleType.all where type.kind == .quantity {
+            for type in SampleType.all where type.kind != .category {
                 let canonical = type.canonicalUnit!
                 if let alternative = type.compatibleUnitExamples.dropFirst().first {
                     let query = "types=\(type.rawValue)&unit=\(alternative.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -71,6 +84,10 @@ import Testing
                     let expected = type.value(0.5, in: try type.unit(alternative))
                     #expect(item?["unit"] == .string(alternative), "\(type) \(page.text)")
                     #expect(abs((item?["value"]?.numberValue ?? .nan) - expected) <= 1e-9 * max(1, abs(expected)), "\(type) in \(alternative)")
+                    for component in type.components {
+                        let value = item?["components"]?[component.rawValue]?.numberValue ?? .nan
+                        #expect(abs(value - expected) <= 1e-9 * max(1, abs(expected)), "\(component) in \(alternative)")
+                    }
                 }
                 let foreign = canonical.dimension == UnitDimension(.mass) ? "m" : "kg"
                 let refused = try await server.send("POST", "/v1/patients/alice/samples", token: device,

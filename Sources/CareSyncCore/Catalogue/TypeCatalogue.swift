@@ -1,12 +1,26 @@
 /// The HealthKit types CareSync accepts: one table, the source of validation, statistics rules,
 /// `GET /v1/types` and the OpenAPI `SampleType` enum.
 public enum TypeCatalogue {
-    /// Every type, quantities first, each group by identifier.
+    /// Every type, quantities first, then categories, then correlations, each group by identifier.
     public static let definitions: [TypeDefinition] = {
-        let all = quantities + categories
+        let all = quantities + categories + correlations
         precondition(Set(all.map(\.identifier)).count == all.count, "a catalogue identifier is listed twice")
+        let byIdentifier = Dictionary(uniqueKeysWithValues: all.map { ($0.identifier, $0) })
+        for correlation in correlations {
+            for name in correlation.components {
+                precondition(byIdentifier[name]?.kind == .quantity
+                             && byIdentifier[name]?.canonicalUnit == correlation.canonicalUnit,
+                             "component \(name) of \(correlation.identifier) is not a quantity in its unit")
+            }
+        }
         return all
     }()
+
+    /// HealthKit's correlation types whose components CareSync stores together. `food` is left out: its
+    /// components are any number of dietary samples, which one row of two values cannot hold.
+    static let correlations: [TypeDefinition] = [
+        .correlation("bloodPressure", ["bloodPressureSystolic", "bloodPressureDiastolic"], unit: "mmHg"),
+    ]
 
     /// Positions in `definitions` by identifier.
     static let positions: [String: Int] = Dictionary(uniqueKeysWithValues: definitions.enumerated().map { ($1.identifier, $0) })

@@ -4,6 +4,9 @@ public enum SampleKind: String, Sendable {
     case quantity
     /// One of a few enumerated integer values, without unit (`HKCategoryType`).
     case category
+    /// Quantities of several types measured together and kept as one object (`HKCorrelationType`):
+    /// blood pressure's systolic and diastolic.
+    case correlation
 }
 
 /// How HealthKit combines quantities of a type over time (`HKQuantityAggregationStyle`).
@@ -12,7 +15,7 @@ public enum AggregationStyle: String, Sendable, CaseIterable {
     case cumulative
     /// Points averaged arithmetically (body mass).
     case discreteArithmetic
-    /// Levels averaged over time (heart rate); CareSync averages them arithmetically.
+    /// Levels averaged over time (heart rate): each value weighted by the time until the next sample.
     case discreteTemporallyWeighted
     /// Sound levels averaged as their equivalent continuous level (energy mean of decibels).
     case discreteEquivalentContinuousLevel
@@ -48,11 +51,13 @@ public final class TypeDefinition: Sendable {
     public let molarMass: Double?
     /// The values a category sample may take; empty for quantities.
     public let values: [CategoryValue]
+    /// A correlation's quantity types, in the order it stores them (systolic, then diastolic); empty otherwise.
+    public let components: [String]
 
     private init(identifier: String, kind: SampleKind, aggregation: AggregationStyle?, canonicalUnit: HealthUnit?,
-                 molarMass: Double?, values: [CategoryValue]) {
+                 molarMass: Double?, values: [CategoryValue], components: [String] = []) {
         self.identifier = identifier; self.kind = kind; self.aggregation = aggregation
-        self.canonicalUnit = canonicalUnit; self.molarMass = molarMass; self.values = values
+        self.canonicalUnit = canonicalUnit; self.molarMass = molarMass; self.values = values; self.components = components
     }
 
     /// A quantity type; `unit` must be a HealthKit unit string.
@@ -63,6 +68,15 @@ public final class TypeDefinition: Sendable {
         }
         return TypeDefinition(identifier: identifier, kind: .quantity, aggregation: aggregation,
                               canonicalUnit: canonical, molarMass: molarMass, values: [])
+    }
+
+    /// A correlation of two quantity types that share the canonical `unit` (checked by `TypeCatalogue`).
+    static func correlation(_ identifier: String, _ components: [String], unit: String) -> TypeDefinition {
+        guard let canonical = HealthUnit.named(unit), components.count == 2 else {
+            preconditionFailure("correlation \(identifier) needs two components and a unit that parses")
+        }
+        return TypeDefinition(identifier: identifier, kind: .correlation, aggregation: nil, canonicalUnit: canonical,
+                              molarMass: nil, values: [], components: components)
     }
 
     /// A category type taking `values`.

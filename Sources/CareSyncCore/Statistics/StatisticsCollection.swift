@@ -50,16 +50,22 @@ public struct StatisticsValues: Hashable, Sendable {
     public var mostRecentStart: Date?
     /// The end of the most recent sample.
     public var mostRecentEnd: Date?
+    /// `durationByValue`: the time spent in each category value (by its integer), only values that occur.
+    public var durations: [Int: Double]?
 
     /// Figures; nil ones were not asked for or had no sample.
     public init(sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil,
-                mostRecent: Double? = nil, mostRecentStart: Date? = nil, mostRecentEnd: Date? = nil) {
+                mostRecent: Double? = nil, mostRecentStart: Date? = nil, mostRecentEnd: Date? = nil,
+                durations: [Int: Double]? = nil) {
         self.sum = sum; self.average = average; self.minimum = minimum; self.maximum = maximum
         self.mostRecent = mostRecent; self.mostRecentStart = mostRecentStart; self.mostRecentEnd = mostRecentEnd
+        self.durations = durations
     }
 
     /// Whether no figure is set.
-    public var isEmpty: Bool { sum == nil && average == nil && minimum == nil && maximum == nil && mostRecent == nil }
+    public var isEmpty: Bool {
+        sum == nil && average == nil && minimum == nil && maximum == nil && mostRecent == nil && durations == nil
+    }
 }
 
 /// The figures of one source inside a bucket.

@@ -9,7 +9,11 @@
 ///   mean of the values, min and max the extremes, mostRecent the value with the latest start
 ///   (then latest end, then last given). Sound levels (`discreteEquivalentContinuousLevel`, dBASPL)
 ///   average as their equivalent continuous level, `10·log10(mean(10^(L/10)))`, as HealthKit does.
-///   Temporally weighted types (heart rate) are averaged arithmetically too.
+///   Temporally weighted types (`discreteTemporallyWeighted`: heart rate) average over time: in a bucket,
+///   each value holds from its start until the next sample's start, the last one until the bucket's end,
+///   and the average is Σ value × time / Σ time; samples with the same start share their time equally.
+/// - Category types (`durationByValue`): a sample `[s, e)` adds the time it overlaps each bucket to the
+///   bucket's duration of its value, as a cumulative sum of its length (see `StatisticsEngine.durations`).
 /// - **Without `priority`, overlapping sources add up**: if a phone and a watch both count the same
 ///   steps, the bucket's sum holds both. Pass `priority` to count each moment once (see
 ///   `StatisticsEngine.prioritizedSums`); discrete figures then come, per bucket, from the highest-ranked
@@ -29,11 +33,14 @@ public enum StatisticsEngine {
         let keep = input.sources.map { query.sources?.contains($0) ?? true }
         let ranks = rankOfSources(input.sources, priority: query.priority)
         let selection = RowSelection(keep: keep, excludeUserEntered: query.excludeUserEntered)
-        let canonical = query.type.canonicalUnit ?? plan.unit
+        let canonical = query.type.canonicalUnit ?? .second  // category durations are computed in seconds
         let conversion = canonical.conversion(to: plan.unit)
         let separate = query.options.contains(.separateBySource)
         let buckets: [StatisticsBucket]
-        if query.type.isCumulative {
+        if query.type.kind == .category {
+            buckets = durations(plan, rows: rows, sources: input.sources, selection: selection, separate: separate,
+                                factor: conversion.scale)
+        } else if query.type.isCumulative {
             // A cumulative type's units never shift their zero (no temperature is summed), so a factor converts.
             buckets = cumulative(plan, rows: rows, sources: input.sources, ranks: query.priority.isEmpty ? nil : ranks,
                                  selection: selection, separate: separate, factor: conversion.scale)
@@ -42,6 +49,7 @@ public enum StatisticsEngine {
             if decibels { for i in rows.indices { rows[i].value = FigureMap.power(ofLevel: rows[i].value) } }
             buckets = discrete(plan, rows: rows, sources: input.sources, ranks: query.priority.isEmpty ? nil : ranks,
                                selection: selection, separate: separate,
+                               weighted: query.type.aggregation == .discreteTemporallyWeighted,
                                map: FigureMap(unit: conversion, decibels: decibels))
         }
         return StatisticsCollection(type: query.type, unit: plan.unit, options: query.options, buckets: buckets)

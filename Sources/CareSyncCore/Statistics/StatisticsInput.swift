@@ -47,10 +47,12 @@ public struct StatisticsInput: Sendable {
         rows.append(row)
     }
 
-    /// Appends a stored sample (its value is already canonical).
-    public mutating func append(_ sample: Sample) {
+    /// Appends what a stored sample gives for `type` (`Sample.value(for:)`: its own canonical value, or a
+    /// correlation's component); nothing when it gives none.
+    public mutating func append(_ sample: Sample, for type: SampleType) {
+        guard let value = sample.value(for: type) else { return }
         let userEntered = sample.metadata["wasUserEntered"] == .bool(true)
         append(StatisticsRow(start: SyncRules.milliseconds(sample.start), end: SyncRules.milliseconds(sample.end),
-                             value: sample.value, source: sourceIndex(sample.source), userEntered: userEntered))
+                             value: value, source: sourceIndex(sample.source), userEntered: userEntered))
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// What to compute in each bucket, as `HKStatisticsOptions`.
 ///
 /// Cumulative types take `cumulativeSum`; discrete types take any of `discreteAverage`,
-/// `discreteMin`, `discreteMax`, `mostRecent`. `separateBySource` adds per-source figures to either.
+/// `discreteMin`, `discreteMax`, `mostRecent`; category types take `durationByValue` (CareSync's own:
+/// HealthKit has no statistics of categories). `separateBySource` adds per-source figures to any.
 public struct StatisticsOptions: OptionSet, Hashable, Sendable {
     /// The option bits.
     public let rawValue: Int
@@ -12,7 +13,8 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable {
 
     /// The sum of a cumulative type, each sample prorated by its overlap with the bucket.
     public static let cumulativeSum = StatisticsOptions(rawValue: 1 << 0)
-    /// The arithmetic mean of the discrete samples that start in the bucket.
+    /// The mean of the discrete samples that start in the bucket: arithmetic, over time for temporally
+    /// weighted types, as an equivalent continuous level for sound levels.
     public static let discreteAverage = StatisticsOptions(rawValue: 1 << 1)
     /// The least discrete value starting in the bucket.
     public static let discreteMin = StatisticsOptions(rawValue: 1 << 2)
@@ -22,6 +24,8 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable {
     public static let mostRecent = StatisticsOptions(rawValue: 1 << 4)
     /// Figures per source in each bucket, besides the bucket's own.
     public static let separateBySource = StatisticsOptions(rawValue: 1 << 5)
+    /// For a category type, the time its samples spend in each value within the bucket (sleep stages).
+    public static let durationByValue = StatisticsOptions(rawValue: 1 << 6)
 
     /// The options valid for discrete types.
     public static let discreteOptions: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent]
@@ -30,6 +34,7 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable {
     public static let byName: [(name: String, option: StatisticsOptions)] = [
         ("cumulativeSum", .cumulativeSum), ("discreteAverage", .discreteAverage), ("discreteMin", .discreteMin),
         ("discreteMax", .discreteMax), ("mostRecent", .mostRecent), ("separateBySource", .separateBySource),
+        ("durationByValue", .durationByValue),
     ]
 
     /// The option with this api.md name, or nil.

@@ -22,8 +22,9 @@ public struct StatisticsPlan: Hashable, Sendable {
     /// Validates `query` and computes its buckets; throws `SyncError.validationFailed`.
     public init(_ query: StatisticsQuery) throws {
         let problems = query.problems()
+        // Category durations are times, in seconds unless asked otherwise.
         guard problems.isEmpty, let zone = TimeZone(identifier: query.timeZone),
-              let canonical = query.type.canonicalUnit else {
+              let canonical = query.type.canonicalUnit ?? .some(.second) else {
             throw SyncError.validationFailed(problems)
         }
         var calendar = Calendar(identifier: .gregorian)

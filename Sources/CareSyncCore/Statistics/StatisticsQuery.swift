@@ -5,7 +5,8 @@ import Foundation
 /// Buckets of `interval` cover `[start, end)`, phased by `anchorDate` in the calendar of `timeZone`;
 /// the first and last bucket are cut to the range. Validate it with `StatisticsPlan(_:)`.
 public struct StatisticsQuery: Hashable, Sendable {
-    /// The quantity type; category types have no statistics. Build `unit` with `type.unit(_:)` (molar mass).
+    /// The quantity type, or a category type with `durationByValue`; a correlation has no statistics (its
+    /// components do). Build `unit` with `type.unit(_:)` (molar mass).
     public var type: SampleType
     /// The first instant counted.
     public var start: Date
@@ -28,6 +29,10 @@ public struct StatisticsQuery: Hashable, Sendable {
     /// Sources from highest to lowest priority; empty means overlapping sources add up.
     public var priority: [String]
 
+    /// Whether a sample counts wherever it overlaps the range (cumulative sums, category durations), rather
+    /// than in the bucket of its start (discrete figures).
+    public var countsOverlap: Bool { type.isCumulative || type.kind == .category }
+
     /// The most buckets one query may ask for (a year of hours fits).
     public static let maximumBucketCount = 10_000
 
@@ -49,7 +54,17 @@ public struct StatisticsQuery: Hashable, Sendable {
         }
         let aggregates = options.subtracting(.separateBySource)
         if type.kind == .category {
-            problem("type", "\(type.rawValue) is a category type; statistics need a quantity type")
+            if aggregates != .durationByValue {
+                problem("type", "\(type.rawValue) is a category type; statistics need a quantity type, or "
+                        + "options=durationByValue for the time in each of its values")
+            } else if !priority.isEmpty {
+                problem("priority", "durationByValue counts every source's time; pick sources with sources=, not priority")
+            }
+        } else if aggregates.contains(.durationByValue) {
+            problem("options", "durationByValue is for category types; \(type.rawValue) is a quantity type")
+        } else if type.kind == .correlation {
+            problem("type", "\(type.rawValue) is a correlation; ask for the statistics of each component, "
+                    + type.components.map(\.rawValue).joined(separator: " or ") + ", which count its samples too")
         } else if type.isCumulative {
             if aggregates != .cumulativeSum {
                 problem("options", "\(type.rawValue) is cumulative: options must be cumulativeSum"
@@ -61,6 +76,9 @@ public struct StatisticsQuery: Hashable, Sendable {
         }
         if let unit, let canonical = type.canonicalUnit, !unit.isCompatible(with: canonical) {
             problem("unit", type.incompatibility(unit))
+        }
+        if let unit, type.kind == .category, unit.dimension != UnitDimension(.time) {
+            problem("unit", "durations of category type '\(type.rawValue)' are times: use a unit such as 's', 'min' or 'hr', not '\(unit.symbol)'")
         }
         if TimeZone(identifier: timeZone) == nil {
             problem("timeZone", "unknown IANA time zone \(timeZone)")

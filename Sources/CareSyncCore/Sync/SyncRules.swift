@@ -33,6 +33,12 @@ public enum SyncRules {
         return abs(a - b) <= valueTolerance * max(1, abs(a), abs(b))
     }
 
+    /// Whether two optional values are both absent or the same measurement (a correlation's second component).
+    public static func optionalValuesEqual(_ a: Double?, _ b: Double?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return valuesEqual(a, b)
+    }
+
     /// Whether two instants are the same at millisecond precision (the precision the store keeps).
     public static func instantsEqual(_ a: Date, _ b: Date) -> Bool {
         milliseconds(a) == milliseconds(b)
@@ -48,10 +54,12 @@ public enum SyncRules {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// "Content equal" for report samples: the same type, value, time range and metadata.
+    /// "Content equal" for report samples: the same type, value (both components of a correlation), time
+    /// range and metadata.
     /// uuid, sync identifier, version and source are not content.
     public static func contentEqual(_ stored: Sample, _ input: SampleInput) -> Bool {
         stored.type == input.type && valuesEqual(stored.value, input.value)
+            && optionalValuesEqual(stored.secondValue, input.secondValue)
             && instantsEqual(stored.start, input.start) && instantsEqual(stored.end, input.end)
             && metadataEqual(stored.metadata, input.metadata)
     }

@@ -50,6 +50,8 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     public static let count = HealthUnit.named("count")!
     /// Count per minute, the canonical unit of heart rate.
     public static let countPerMinute = HealthUnit.named("count/min")!
+    /// Second, the unit category durations are computed in.
+    public static let second = HealthUnit.named("s")!
     /// Metre per second, the canonical speed unit.
     public static let meterPerSecond = HealthUnit.named("m/s")!
 }

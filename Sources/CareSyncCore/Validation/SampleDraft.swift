@@ -4,8 +4,10 @@ public struct SampleDraft: Hashable, Sendable {
     public var uuid: String?
     /// The type identifier, such as `stepCount`.
     public var type: String?
-    /// The value in `unit`.
+    /// The value in `unit`; none for correlation types.
     public var value: Double?
+    /// A correlation's component values in `unit`, by component type (`bloodPressureSystolic`); none otherwise.
+    public var components: [String: Double]?
     /// The unit symbol; none for category types.
     public var unit: String?
     /// RFC 3339 start, with offset.
@@ -20,10 +22,11 @@ public struct SampleDraft: Hashable, Sendable {
     public var metadata: [String: MetadataValue]?
 
     /// Creates a draft.
-    public init(uuid: String? = nil, type: String? = nil, value: Double? = nil, unit: String? = nil,
+    public init(uuid: String? = nil, type: String? = nil, value: Double? = nil, components: [String: Double]? = nil,
+                unit: String? = nil,
                 start: String? = nil, end: String? = nil, syncIdentifier: String? = nil, syncVersion: Int64? = nil,
                 metadata: [String: MetadataValue]? = nil) {
-        self.uuid = uuid; self.type = type; self.value = value; self.unit = unit; self.start = start; self.end = end
+        self.uuid = uuid; self.type = type; self.value = value; self.components = components; self.unit = unit; self.start = start; self.end = end
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion; self.metadata = metadata
     }
 }

@@ -54,7 +54,12 @@ public enum SampleValidator {
         }
 
         var value: Double?
-        if let raw = draft.value {
+        var secondValue: Double?
+        if let type, type.kind == .correlation {
+            if let pair = correlationValues(draft, type: type, unit: unit, index: index, problems: &problems) {
+                (value, secondValue) = pair
+            }
+        } else if let raw = draft.value {
             if !raw.isFinite {
                 problem("value", "must be a finite number")
             } else if let type {
@@ -74,6 +79,9 @@ public enum SampleValidator {
         } else {
             problem("value", "is required")
         }
+        if draft.components != nil, let type, type.kind != .correlation {
+            problem("components", "only correlation types (bloodPressure) take components; '\(type.rawValue)' takes value")
+        }
 
         let start = date(draft.start, field: "start", index: index, problems: &problems)
         let end = date(draft.end, field: "end", index: index, problems: &problems)
@@ -83,7 +91,7 @@ public enum SampleValidator {
         checkMetadata(draft.metadata ?? [:], index: index, problems: &problems)
 
         guard problems.count == before, let type, let value, let start, let end else { return nil }
-        return SampleInput(uuid: uuid, type: type, value: value, start: start, end: end,
+        return SampleInput(uuid: uuid, type: type, value: value, secondValue: secondValue, start: start, end: end,
                            syncIdentifier: draft.syncIdentifier, syncVersion: draft.syncVersion,
                            metadata: draft.metadata ?? [:])
     }

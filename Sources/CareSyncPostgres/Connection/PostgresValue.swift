@@ -38,6 +38,8 @@ extension PostgresValue {
     public static func int64(_ value: Int64?) -> PostgresValue { value.map { .int64($0) } ?? .null }
     /// An optional string: NULL when nil.
     public static func text(_ value: String?) -> PostgresValue { value.map { .text($0) } ?? .null }
+    /// An optional float: NULL when nil.
+    public static func double(_ value: Double?) -> PostgresValue { value.map { .double($0) } ?? .null }
 
     /// The type OID announced to the server (0: let it infer).
     var typeOID: UInt32 {

@@ -12,18 +12,25 @@ extension PostgresSyncStore {
 }
 
 /// The SQL half of statistics, as SQLite's `StatisticsFetch`: an index-only range scan of `samples_span`
-/// in start order, bounded below for cumulative types by the longest stored sample (`sample_spans`).
+/// in start order, bounded below for cumulative and category types by the longest stored sample
+/// (`sample_spans`); a component of a correlation also reads that component of the correlation's rows
+/// through `samples_correlation`.
 enum PostgresStatisticsFetch {
-    /// The statement text and its parameters for `plan`; `longest` is the patient's longest sample of the type.
-    static func statement(patient: String, plan: StatisticsPlan, longest: Int64?) -> (sql: String, parameters: [PostgresValue]) {
+    /// The statement text and its parameters for `plan`; `longest` is the patient's longest sample of the type
+    /// read. With `component`, it reads that component (0: `value`, 1: `second_value`) of the rows of a
+    /// correlation holding the query's type instead of the type's own rows.
+    static func statement(patient: String, plan: StatisticsPlan, longest: Int64?,
+                          component: (correlation: SampleType, position: Int)? = nil) -> (sql: String, parameters: [PostgresValue]) {
         let query = plan.query
+        let column = component.map { $0.position == 0 ? "value" : "second_value" } ?? "value"
         var sql = """
-            SELECT start_ms, end_ms, value, source FROM samples
+            SELECT start_ms, end_ms, \(column), source FROM samples
             WHERE patient = $1 AND type = $2 AND start_ms < $4
             """
-        var parameters: [PostgresValue] = [.text(patient), .text(query.type.rawValue),
+        if component != nil { sql += " AND second_value IS NOT NULL" }
+        var parameters: [PostgresValue] = [.text(patient), .text((component?.correlation ?? query.type).rawValue),
                                            .int64(plan.startMilliseconds), .int64(plan.endMilliseconds)]
-        if query.type.isCumulative {
+        if query.countsOverlap {
             // end_ms > $3 and end_ms - start_ms <= longest imply start_ms > $3 - longest.
             sql += " AND start_ms > $5 AND (start_ms >= $3 OR end_ms > $3)"
             parameters.append(.int64(plan.startMilliseconds - max(0, longest ?? 0) - 1))
@@ -42,17 +49,22 @@ enum PostgresStatisticsFetch {
         return (sql, parameters)
     }
 
-    /// Reads the rows of `plan` for `patient`; call inside a read transaction.
+    /// Reads the rows of `plan` for `patient`: the type's own samples, then its component in every correlation
+    /// holding it; call inside a read transaction. The engine sorts the rows when a correlation added some.
     static func input(_ db: PostgresConnection, patient: String, plan: StatisticsPlan) throws -> StatisticsInput {
-        let longest = try db.query("SELECT max_duration_ms FROM sample_spans WHERE patient = $1 AND type = $2",
-                                   [.text(patient), .text(plan.query.type.rawValue)]).first { try $0.int64(0) }
-        let (sql, parameters) = statement(patient: patient, plan: plan, longest: longest)
-        let rows = try db.query(sql, parameters)
-        var input = StatisticsInput(capacity: rows.count)
-        for index in 0..<rows.count {
-            let row = rows[index]
-            let source = input.sourceIndex(try row.string(3))
-            input.append(StatisticsRow(start: try row.int64(0), end: try row.int64(1), value: try row.double(2), source: source))
+        var input = StatisticsInput()
+        let type = plan.query.type
+        let reads: [(correlation: SampleType, position: Int)?] = [nil] + type.correlations.map { $0 }
+        for component in reads {
+            let longest = try db.query("SELECT max_duration_ms FROM sample_spans WHERE patient = $1 AND type = $2",
+                                       [.text(patient), .text((component?.correlation ?? type).rawValue)]).first { try $0.int64(0) }
+            let (sql, parameters) = statement(patient: patient, plan: plan, longest: longest, component: component)
+            let rows = try db.query(sql, parameters)
+            for index in 0..<rows.count {
+                let row = rows[index]
+                let source = input.sourceIndex(try row.string(3))
+                input.append(StatisticsRow(start: try row.int64(0), end: try row.int64(1), value: try row.double(2), source: source))
+            }
         }
         return input
     }

@@ -135,7 +135,7 @@ final class PostgresWriter: SyncTransaction {
     func existing(uuid: UUID) throws -> ExistingUUID {
         let rows = try db.query("""
             SELECT 0, patient, \(PostgresSampleRow.sampleColumns) FROM samples WHERE uuid = $1
-            UNION ALL SELECT 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tombstones WHERE uuid = $1
+            UNION ALL SELECT 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tombstones WHERE uuid = $1
             """, [.uuid(uuid)])
         guard rows.count > 0 else { return .unknown }
         let row = rows[0]
@@ -159,11 +159,12 @@ final class PostgresWriter: SyncTransaction {
         let start = SyncRules.milliseconds(input.start), end = SyncRules.milliseconds(input.end)
         try db.query("""
             INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
-                                 user_entered)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                                 user_entered, second_value)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
             """, [.int64(seq), .text(patient), .uuid(uuid), .text(input.type.rawValue), .double(input.value), .int64(start),
                   .int64(end), .text(input.syncIdentifier), .int64(input.syncVersion), .text(source),
-                  .text(try MetadataCoding.encode(input.metadata)), .bool(input.metadata["wasUserEntered"] == .bool(true))])
+                  .text(try MetadataCoding.encode(input.metadata)), .bool(input.metadata["wasUserEntered"] == .bool(true)),
+                  .double(input.secondValue)])
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         longest[key] = max(longest[key] ?? 0, end - start)
         checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))

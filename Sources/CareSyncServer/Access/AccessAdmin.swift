@@ -105,7 +105,14 @@ public struct AccessAdmin: Sendable {
         guard let names else { return nil }
         var set = Set<SampleType>()
         for n in names {
-            if let t = SampleType(rawValue: n) { set.insert(t) } else { fail(field, "unknown sample type '\(n)'") }
+            guard let t = SampleType(rawValue: n) else { fail(field, "unknown sample type '\(n)'"); continue }
+            guard t.kind != .correlation else {
+                // As HealthKit: a correlation is authorized through its quantity types.
+                fail(field, "'\(n)' is a correlation; list its components, "
+                     + t.components.map(\.rawValue).joined(separator: " and ") + ", which cover it")
+                continue
+            }
+            set.insert(t)
         }
         return set
     }

@@ -15,17 +15,27 @@ public struct Principal: Sendable, Hashable {
     /// The caller holding `token`.
     public init(token: TokenRecord) { self.token = token }
 
-    /// Whether the token may read samples of `type`.
-    public func mayRead(_ type: SampleType) -> Bool { token.readTypes?.contains(type) ?? true }
-    /// Whether the token may write samples of `type`.
-    public func mayWrite(_ type: SampleType) -> Bool { token.writeTypes?.contains(type) ?? true }
+    /// Whether the token may read samples of `type`; a correlation needs every one of its components, as
+    /// HealthKit authorizes a correlation's quantity types, never the correlation itself.
+    public func mayRead(_ type: SampleType) -> Bool { Self.allows(token.readTypes, type) }
+    /// Whether the token may write samples of `type`; a correlation needs every one of its components.
+    public func mayWrite(_ type: SampleType) -> Bool { Self.allows(token.writeTypes, type) }
     /// The readable types within `requested` (nil = all types): what a feed or statistics may show.
     public func readable(_ requested: Set<SampleType>?) -> Set<SampleType>? {
-        switch (requested, token.readTypes) {
-        case (nil, nil): nil
-        case (let r?, nil): r
-        case (nil, let allowed?): allowed
-        case (let r?, let allowed?): r.intersection(allowed)
+        let allowed = token.readTypes.map { types in
+            types.union(SampleType.all.filter { $0.kind == .correlation && Self.allows(types, $0) })
         }
+        switch (requested, allowed) {
+        case (nil, nil): return nil
+        case (let r?, nil): return r
+        case (nil, let allowed?): return allowed
+        case (let r?, let allowed?): return r.intersection(allowed)
+        }
+    }
+
+    /// Whether a token's type list (nil: every type) covers `type`, or all of a correlation's components.
+    static func allows(_ types: Set<SampleType>?, _ type: SampleType) -> Bool {
+        guard let types else { return true }
+        return type.kind == .correlation ? type.components.allSatisfy(types.contains) : types.contains(type)
     }
 }

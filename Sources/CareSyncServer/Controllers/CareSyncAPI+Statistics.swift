@@ -65,6 +65,13 @@ extension CareSyncAPI {
             if c.options.contains(.discreteMin) { o["min"] = .optional(v.minimum) }
             if c.options.contains(.discreteMax) { o["max"] = .optional(v.maximum) }
             if c.options.contains(.mostRecent) { o["mostRecent"] = .optional(v.mostRecent) }
+            if c.options.contains(.durationByValue) {
+                // One entry per value that occurs, by value, with HealthKit's name for it.
+                let names = Dictionary(uniqueKeysWithValues: c.type.definition.values.map { ($0.value, $0.name) })
+                o["durations"] = .array((v.durations ?? [:]).sorted { $0.key < $1.key }.map { value, duration in
+                    ["value": .number(Double(value)), "name": .optional(names[value]), "duration": .number(duration)]
+                })
+            }
         }
         return [
             "type": .string(c.type.rawValue), "unit": .string(c.unit.symbol),

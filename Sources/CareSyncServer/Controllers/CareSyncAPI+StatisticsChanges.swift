@@ -80,6 +80,7 @@ extension CareSyncAPI {
 }
 
 extension SampleType {
-    /// The stored types a statistics query of this type reads.
-    var statisticsSources: Set<SampleType> { [self] }
+    /// The stored types a statistics query of this type reads: itself, and the correlations holding it
+    /// (blood pressure pairs for `bloodPressureSystolic`).
+    var statisticsSources: Set<SampleType> { Set([self] + correlations.map(\.correlation)) }
 }

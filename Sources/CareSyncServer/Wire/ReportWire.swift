@@ -81,6 +81,7 @@ public enum ReportWire {
             samples.append(.object(o))
             var point: [String: JSONValue] = ["key": .string(key), "type": .string(sample.type.rawValue), "uuid": .string(sample.uuid.uuidString)]
             point["value"] = o["value"]; point["unit"] = o["unit"] ?? .null
+            if let components = o["components"] { point["components"] = components }
             point["start"] = o["start"]; point["end"] = o["end"]
             byDay[CalendarDay.of(sample.start, in: zone), default: []].append(.object(point))
         }

@@ -65,6 +65,16 @@ public enum SampleWire {
         case .number(let n)?: d.sample.value = n
         case let other?: bad("value", "must be a number, not \(other.kindName)")
         }
+        switch o["components"] {
+        case nil, .null?: break
+        case .object(let given)?:
+            var components: [String: Double] = [:]
+            for (key, v) in given {
+                if case .number(let n) = v { components[key] = n } else { bad("components.\(key)", "must be a number, not \(v.kindName)") }
+            }
+            d.sample.components = components
+        case let other?: bad("components", "must be an object, not \(other.kindName)")
+        }
         let uuid = string("uuid"), syncIdentifier = string("syncIdentifier")
         var syncVersion: Int64?
         switch o["syncVersion"] {
@@ -107,6 +117,7 @@ public enum SampleWire {
     }
 
     /// A stored sample as JSON, its value in `unit` when given and it fits the type, else the canonical unit.
+    /// A correlation adds `components` (each component's value, same unit); its `value` repeats the first.
     public static func encode(_ s: Sample, unit requested: HealthUnit? = nil) -> JSONValue {
         var o: [String: JSONValue] = [
             "uuid": .string(s.uuid.uuidString), "type": .string(s.type.rawValue),
@@ -117,6 +128,11 @@ public enum SampleWire {
         if let canonical = s.type.canonicalUnit, let unit = s.type.answerUnit(requested) {
             o["value"] = .number(canonical.convert(s.value, to: unit))
             o["unit"] = .string(unit.symbol)
+            if s.type.kind == .correlation {
+                o["components"] = .object(Dictionary(uniqueKeysWithValues: s.componentValues.map {
+                    ($0.type.rawValue, JSONValue.number(canonical.convert($0.value, to: unit)))
+                }))
+            }
         } else {
             o["value"] = .number(s.value)
         }

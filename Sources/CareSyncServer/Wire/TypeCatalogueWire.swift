@@ -6,7 +6,8 @@ enum TypeCatalogueWire {
     static let body: [UInt8] = JSONValue.object(["types": .array(SampleType.all.map(encode))]).serialized()
 
     /// One type: identifier, kind, aggregation style, canonical unit, the dimensions its units may have and
-    /// example unit strings, molar mass, allowed category values and the statistics options it takes.
+    /// example unit strings, molar mass, allowed category values, a correlation's components and the statistics
+    /// options it takes.
     static func encode(_ type: SampleType) -> JSONValue {
         let definition = type.definition
         return [
@@ -19,14 +20,15 @@ enum TypeCatalogueWire {
             "molarMass": .optional(definition.molarMass),
             "allowedValues": type.kind == .category
                 ? .array(definition.values.map { ["value": .number(Double($0.value)), "name": .string($0.name)] }) : .null,
+            "components": type.kind == .correlation ? .array(type.components.map { .string($0.rawValue) }) : .null,
             "statisticsOptions": .array(statisticsOptions(type).names.map { .string($0) }),
         ]
     }
 
-    /// The options `GET …/statistics` accepts for the type (none for categories).
+    /// The options `GET …/statistics` accepts for the type (durationByValue for categories, none for correlations).
     static func statisticsOptions(_ type: SampleType) -> StatisticsOptions {
         switch type.aggregation {
-        case nil: []
+        case nil: type.kind == .category ? [.durationByValue, .separateBySource] : []
         case .cumulative?: [.cumulativeSum, .separateBySource]
         case .some: StatisticsOptions.discreteOptions.union(.separateBySource)
         }

@@ -34,10 +34,10 @@ enum FeedQuery {
         let numbered = number(filters, firstIndex: 3)
         values.append(.integer(Int64(limit) + 1))
         let sql = """
-            SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata
+            SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value
               FROM samples INDEXED BY samples_feed WHERE patient = ?1 AND seq > ?2\(numbered)
             UNION ALL
-            SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms
+            SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, NULL
               FROM tombstones INDEXED BY tombstones_feed WHERE patient = ?1 AND seq > ?2\(numbered)
             ORDER BY 2 LIMIT ?\(values.count)
             """

@@ -17,22 +17,28 @@ extension SQLiteSyncStore {
 /// The SQL half of statistics: selects the rows the engine needs, in start order, into compact rows.
 enum StatisticsFetch {
     /// The statement text and its arguments for `plan`; `longest` is the patient's longest sample of
-    /// the type (`sample_spans`), or nil when none was ever stored.
+    /// the type read (`sample_spans`), or nil when none was ever stored. With `component`, it reads that
+    /// component (0: `value`, 1: `second_value`) of the rows of a correlation holding the query's type
+    /// (blood pressure rows for `bloodPressureSystolic`) instead of the type's own rows.
     ///
     /// `samples_span (patient, type, start_ms, end_ms, value, source, user_entered)` covers the query, so
-    /// it is an index-only range scan, in start order (no sort). Discrete samples count by their start,
-    /// so the scan is `[start, end)`. A cumulative sample counts if any of it reaches into the range: it
+    /// it is an index-only range scan, in start order (no sort); a component of correlation rows is read
+    /// through the partial index `samples_correlation` the same way. Discrete samples count by their start,
+    /// so the scan is `[start, end)`. A cumulative or category sample counts if any of it reaches into the range: it
     /// ends after `start`, and since it lasts at most `longest`, it starts after `start - longest`;
     /// that lower bound is what keeps the scan from walking the patient's whole history before `start`.
-    static func statement(patient: String, plan: StatisticsPlan, longest: Int64?) -> (sql: String, arguments: [SQLValue]) {
+    static func statement(patient: String, plan: StatisticsPlan, longest: Int64?,
+                          component: (correlation: SampleType, position: Int)? = nil) -> (sql: String, arguments: [SQLValue]) {
         let query = plan.query
+        let column = component.map { $0.position == 0 ? "value" : "second_value" } ?? "value"
         var sql = """
-            SELECT start_ms, end_ms, value, source FROM samples
+            SELECT start_ms, end_ms, \(column), source FROM samples
             WHERE patient = ?1 AND type = ?2 AND start_ms < ?4
             """
-        var arguments: [SQLValue] = [.text(patient), .text(query.type.rawValue),
+        if component != nil { sql += " AND second_value IS NOT NULL" }
+        var arguments: [SQLValue] = [.text(patient), .text((component?.correlation ?? query.type).rawValue),
                                      .integer(plan.startMilliseconds), .integer(plan.endMilliseconds)]
-        if query.type.isCumulative {
+        if query.countsOverlap {
             // end_ms > ?3 and end_ms - start_ms <= longest imply start_ms > ?3 - longest.
             sql += " AND start_ms > ?5 AND (start_ms >= ?3 OR end_ms > ?3)"
             arguments.append(.integer(plan.startMilliseconds - max(0, longest ?? 0) - 1))
@@ -55,20 +61,26 @@ enum StatisticsFetch {
                            [.text(patient), .text(type.rawValue)])
     }
 
-    /// Reads the rows of `plan` for `patient`; call inside a read transaction.
+    /// Reads the rows of `plan` for `patient`: the type's own samples, then its component in every
+    /// correlation holding it; call inside a read transaction. The engine sorts the rows when a
+    /// correlation added some (each statement is in start order, the whole not).
     static func input(_ db: Connection, patient: String, plan: StatisticsPlan) throws -> StatisticsInput {
-        let longest = try longest(db, patient: patient, type: plan.query.type)
-        let (sql, arguments) = statement(patient: patient, plan: plan, longest: longest)
-        let statement = try db.cachedStatement(sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
         var input = StatisticsInput()
         var sources = SourceNames()
-        let handle = statement.handle
-        while try statement.step() {
-            let source = sources.index(sqlite3_column_text(handle, 3), Int(sqlite3_column_bytes(handle, 3)), into: &input)
-            input.append(StatisticsRow(start: sqlite3_column_int64(handle, 0), end: sqlite3_column_int64(handle, 1),
-                                       value: sqlite3_column_double(handle, 2), source: source))
+        let type = plan.query.type
+        let reads: [(correlation: SampleType, position: Int)?] = [nil] + type.correlations.map { $0 }
+        for component in reads {
+            let longest = try longest(db, patient: patient, type: component?.correlation ?? type)
+            let (sql, arguments) = statement(patient: patient, plan: plan, longest: longest, component: component)
+            let statement = try db.cachedStatement(sql)
+            try statement.bind(arguments)
+            defer { statement.reset() }
+            let handle = statement.handle
+            while try statement.step() {
+                let source = sources.index(sqlite3_column_text(handle, 3), Int(sqlite3_column_bytes(handle, 3)), into: &input)
+                input.append(StatisticsRow(start: sqlite3_column_int64(handle, 0), end: sqlite3_column_int64(handle, 1),
+                                           value: sqlite3_column_double(handle, 2), source: source))
+            }
         }
         return input
     }

@@ -4,13 +4,14 @@ import Foundation
 /// How samples and tombstones map to rows of `samples` and `tombstones` (see migrations/0001_sync_store.sql).
 enum SampleRow {
     /// The columns `decodeSample` reads, in order (after any leading columns given by `offset`).
-    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata"
+    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value"
     /// The columns `decodeTombstone` reads, in order.
     static let tombstoneColumns = "seq, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms"
 
     /// A sample from a row whose columns are `sampleColumns` starting at `offset`.
     static func decodeSample(_ row: Statement, offset: Int32 = 0) throws -> Sample {
         Sample(uuid: try uuid(row, offset + 1), type: try type(row, offset + 2), value: row.double(offset + 3),
+               secondValue: row.optionalDouble(offset + 10),
                start: SyncRules.date(milliseconds: row.int64(offset + 4)),
                end: SyncRules.date(milliseconds: row.int64(offset + 5)),
                syncIdentifier: row.optionalString(offset + 6), syncVersion: row.optionalInt64(offset + 7),

@@ -29,8 +29,8 @@ public struct SyncWriter: SyncTransaction {
         lazy var log = Result { try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)") }
         lazy var insert = Result { try db.cachedStatement("""
             INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
-                                 user_entered)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 user_entered, second_value)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) }
         /// The longest duration inserted per (patient, type) in this transaction, for `sample_spans`.
         var longest: [SpanKey: Int64] = [:]
@@ -153,6 +153,7 @@ public struct SyncWriter: SyncTransaction {
         try insert.bind(source, at: 10)
         try insert.bind(try MetadataCoding.encode(input.metadata), at: 11)
         try insert.bind(input.metadata["wasUserEntered"] == .bool(true) ? Int64(1) : Int64(0), at: 12)
+        try insert.bind(input.secondValue, at: 13)
         try insert.execute()
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         statements.longest[key] = max(statements.longest[key] ?? 0, end - start)

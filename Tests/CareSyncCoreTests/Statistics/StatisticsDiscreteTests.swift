@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import CareSyncCore
 
-/// Discrete figures: average, min, max, mostRecent, per source and by priority.
+/// Discrete figures of an arithmetic type (respiratory rate, count/min): average, min, max, mostRecent, per
+/// source and by priority. Temporally weighted averages (heart rate) are in `StatisticsWeightedTests`.
 @Suite struct StatisticsDiscreteTests {
     typealias F = StatisticsFixtures
 
-    let threeDays = F.makeQuery(type: .heartRate, start: "2020-06-18T00:00:00Z", end: "2020-06-21T00:00:00Z",
+    let threeDays = F.makeQuery(type: SampleType(rawValue: "respiratoryRate")!, start: "2020-06-18T00:00:00Z", end: "2020-06-21T00:00:00Z",
                                 options: [.discreteAverage, .discreteMin, .discreteMax, .mostRecent])
     let rows: [F.Row] = [
         .init(source: "watch", start: "2020-06-18T08:00:00Z", end: "2020-06-18T08:00:00Z", value: 60),
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func discreteValuesConvert() throws {
-        // count/min to count/s: 70 beats per minute are 70/60 per second.
+        // count/min to count/s: 70 breaths per minute are 70/60 per second.
         var query = threeDays
         query.unit = HealthUnit.named("count/s")
         let values = try F.run(query, rows).buckets[0].values

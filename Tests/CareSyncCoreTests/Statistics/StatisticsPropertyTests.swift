@@ -94,4 +94,52 @@ import Testing
             }
         }
     }
+
+    /// Heart rate's average over time against a brute-force oracle: minute by minute, the value in effect is
+    /// the mean of the bucket's samples with the latest start at or before that minute; the bucket's average
+    /// is the mean over its minutes from its first sample on. Sources interleave (no priority).
+    @Test(arguments: [StatisticsInterval.hour, .day])
+    func weightedAverageMatchesAMinuteByMinuteOracle(interval: StatisticsInterval) throws {
+        let seed = Self.seed()
+        print("StatisticsPropertyTests.weightedOracle seed=\(seed) interval=\(interval.rawValue)")
+        var random = SeededGenerator(seed: seed)
+        let minute: Int64 = 60_000
+        let rangeStart: Int64 = 1_592_438_400_000  // 2020-06-18T00:00:00Z
+        let minutes = 2 * 24 * 60, bucketMinutes = interval == .hour ? 60 : 24 * 60
+        for round in 0..<20 {
+            var input = StatisticsInput()
+            var samples: [(start: Int, value: Double)] = []
+            for _ in 0..<Int.random(in: 1...80, using: &random) {
+                let start = Int.random(in: 0..<minutes, using: &random)
+                let value = Double(Int.random(in: 40...180, using: &random))
+                samples.append((start, value))
+                let source = input.sourceIndex(["watch", "phone"][Int.random(in: 0...1, using: &random)])
+                input.append(StatisticsRow(start: rangeStart + Int64(start) * minute, end: rangeStart + Int64(start) * minute,
+                                           value: value, source: source))
+            }
+            var expected: [Double?] = []
+            for bucket in 0..<(minutes / bucketMinutes) {
+                let low = bucket * bucketMinutes, high = low + bucketMinutes
+                let inBucket = samples.filter { $0.start >= low && $0.start < high }
+                var total = 0.0, counted = 0
+                for m in low..<high {
+                    guard let latest = inBucket.filter({ $0.start <= m }).map(\.start).max() else { continue }
+                    let group = inBucket.filter { $0.start == latest }.map(\.value)
+                    total += group.reduce(0, +) / Double(group.count)
+                    counted += 1
+                }
+                expected.append(counted > 0 ? total / Double(counted) : nil)
+            }
+            let query = StatisticsQuery(type: .heartRate, start: SyncRules.date(milliseconds: rangeStart),
+                                        end: SyncRules.date(milliseconds: rangeStart + Int64(minutes) * minute),
+                                        interval: interval, options: .discreteAverage)
+            let result = StatisticsEngine.run(try StatisticsPlan(query), input: input)
+            #expect(result.buckets.map(\.values.average).count == expected.count)
+            for (i, bucket) in result.buckets.enumerated() {
+                let got = bucket.values.average, want = expected[i]
+                #expect((got == nil) == (want == nil) && abs((got ?? 0) - (want ?? 0)) <= 1e-9 * max(1, abs(want ?? 0)),
+                        "seed \(seed) round \(round) bucket \(i): \(String(describing: got)) vs \(String(describing: want))")
+            }
+        }
+    }
 }

@@ -19,6 +19,13 @@ enum Contract {
                     syncIdentifier: syncIdentifier, syncVersion: syncVersion, metadata: metadata)
     }
 
+    /// A blood pressure reading (mmHg) at `start`, an instant as cuffs record it.
+    static func makePressure(_ systolic: Double, _ diastolic: Double, uuid: UUID? = nil, start: Date = t0,
+                             syncIdentifier: String? = nil, syncVersion: Int64? = nil) -> SampleInput {
+        SampleInput(uuid: uuid, type: .bloodPressure, value: systolic, secondValue: diastolic, start: start, end: start,
+                    syncIdentifier: syncIdentifier, syncVersion: syncVersion)
+    }
+
     /// A six-minute-walk test in a weekly report, at 10:00 local on `day` of June 2020 in Los Angeles.
     static func makeWalk(day: Int, meters: Double) -> WeeklyReportSampleInput {
         let start = t0.addingTimeInterval(Double(day - 18) * Self.day + 7 * hour)

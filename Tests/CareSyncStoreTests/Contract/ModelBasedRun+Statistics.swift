@@ -3,7 +3,8 @@ import Foundation
 
 extension ModelBasedRun {
     /// The store's statistics equal the model's for every patient: hourly sums by source of a cumulative type,
-    /// hourly average/min/max of discrete ones, with and without user-entered samples, in a zone with an offset.
+    /// hourly average/min/max of discrete ones and of blood pressure's components, with and without user-entered
+    /// samples, in a zone with an offset.
     func checkStatistics() throws {
         let start = OperationGenerator.base.addingTimeInterval(-86_400), end = OperationGenerator.base.addingTimeInterval(9 * 86_400)
         let queries: [StatisticsQuery] = [false, true].flatMap { excludeUserEntered in [
@@ -13,6 +14,13 @@ extension ModelBasedRun {
                             options: [.discreteAverage, .discreteMin, .discreteMax], excludeUserEntered: excludeUserEntered),
             StatisticsQuery(type: .bodyMass, start: start, end: end, interval: .day, timeZone: "America/New_York",
                             options: [.discreteAverage], excludeUserEntered: excludeUserEntered, sources: ["s1"]),
+            // Components: standalone systolic samples and the systolic and diastolic of blood pressure pairs.
+            StatisticsQuery(type: .bloodPressureSystolic, start: start, end: end, interval: .day, timeZone: "Europe/Berlin",
+                            options: [.discreteAverage, .discreteMin, .discreteMax], excludeUserEntered: excludeUserEntered),
+            StatisticsQuery(type: .bloodPressureDiastolic, start: start, end: end, interval: .hour, timeZone: "UTC",
+                            options: [.discreteAverage, .separateBySource], excludeUserEntered: excludeUserEntered, sources: ["s2"]),
+            StatisticsQuery(type: .sleepAnalysis, start: start, end: end, interval: .hour, timeZone: "Asia/Kolkata",
+                            options: [.durationByValue, .separateBySource], unit: .named("min"), excludeUserEntered: excludeUserEntered),
         ] }
         for patient in OperationGenerator.patients {
             for query in queries {
@@ -41,6 +49,9 @@ extension ModelBasedRun {
             default: false
             }
         }
+        let durations = (a.durations ?? [:]).keys.sorted() == (b.durations ?? [:]).keys.sorted()
+            && (a.durations ?? [:]).allSatisfy { same($0.value, b.durations?[$0.key]) }
         return same(a.sum, b.sum) && same(a.average, b.average) && same(a.minimum, b.minimum) && same(a.maximum, b.maximum)
+            && durations
     }
 }

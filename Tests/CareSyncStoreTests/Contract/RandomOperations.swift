@@ -70,6 +70,7 @@ struct OperationGenerator {
             let old = pick(posted)
             var input = old.input
             if chance(0.5) { input.value += 1 }                      // else an exact retry
+            if input.secondValue != nil && chance(0.3) { input.secondValue! += 1 }
             return .upsert(patient: chance(0.8) ? old.patient : patient, source: chance(0.8) ? old.source : source, samples: [input])
         }
         let samples = (0..<Int.random(in: 1...4, using: &rng)).map { _ in sample() }
@@ -78,13 +79,16 @@ struct OperationGenerator {
     }
 
     mutating func sample() -> SampleInput {
-        let type = pick([SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass])
+        let type = pick([SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass, .bloodPressure, .bloodPressureSystolic])
         let value: Double = type == .sleepAnalysis ? Double(Int.random(in: 0...5, using: &rng)) : Double(Int.random(in: 0...20, using: &rng)) * 2.5
         let start = Self.base.addingTimeInterval(Double(Int.random(in: 0...10_000, using: &rng)) * 60 + 0.125)
         let end = start.addingTimeInterval(type == .heartRate ? 0 : Double(Int.random(in: 0...30, using: &rng)) * 60)
         let id: String? = chance(0.9) ? pick(Self.identifiers) : nil
         let metadata: [String: MetadataValue] = chance(0.2) ? ["wasUserEntered": .bool(chance(0.5)), "n": .number(1.5)] : [:]
-        return SampleInput(uuid: chance(0.3) ? UUID(uuid: randomBytes()) : nil, type: type, value: value, start: start, end: end,
+        // A correlation's second component differs in a few values only, so retries of a pair sometimes conflict on it alone.
+        let second: Double? = type == .bloodPressure ? Double(Int.random(in: 0...2, using: &rng)) + 60 : nil
+        return SampleInput(uuid: chance(0.3) ? UUID(uuid: randomBytes()) : nil, type: type, value: value, secondValue: second,
+                           start: start, end: end,
                            syncIdentifier: id, syncVersion: id == nil ? nil : Int64.random(in: 0...4, using: &rng), metadata: metadata)
     }
 

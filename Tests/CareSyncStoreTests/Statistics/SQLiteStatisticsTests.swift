@@ -66,7 +66,7 @@ import Testing
         let store = fixture.store
         let all = try fixture.readAll(patient: "p1").items
         var input = StatisticsInput()
-        for case .sample(let sample) in all where sample.type == .stepCount { input.append(sample) }
+        for case .sample(let sample) in all { input.append(sample, for: .stepCount) }
         let hourly = query { $0.interval = .hour; $0.timeZone = "Europe/Berlin"; $0.priority = ["phone"] }
         #expect(try store.statistics(patient: "p1", query: hourly) == StatisticsEngine.run(try StatisticsPlan(hourly), input: input))
     }

@@ -141,3 +141,26 @@ import Testing
         }
     }
 }
+
+extension StatisticsSpanTests {
+    /// A component's statistics read the correlation rows through the partial index samples_correlation,
+    /// index-only and in order, and the type's own rows through samples_span as before.
+    @Test(arguments: [false, true], [nil, ["watch"]] as [Set<String>?])
+    func componentsOfCorrelationsAreCoveredBySamplesCorrelation(excludeUserEntered: Bool, sources: Set<String>?) throws {
+        let store = try SQLiteStatisticsTests.makeStore()
+        for (type, position) in SampleType.bloodPressureDiastolic.correlations + SampleType.bloodPressureSystolic.correlations {
+            var query = StatisticsQuery(type: type.components[position], start: Self.day0, end: Self.day0.addingTimeInterval(86_400),
+                                        interval: .day, options: .discreteAverage)
+            query.excludeUserEntered = excludeUserEntered
+            query.sources = sources
+            let plan = try StatisticsPlan(query)
+            let (sql, arguments) = StatisticsFetch.statement(patient: "p1", plan: plan, longest: 0, component: (type, position))
+            #expect(sql.contains(position == 0 ? "SELECT start_ms, end_ms, value," : "SELECT start_ms, end_ms, second_value,"))
+            let details = try store.database.read { try $0.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments) { $0.string(3) } }
+            #expect(details.count == 1, "\(details)")
+            #expect(details.first?.hasPrefix("SEARCH samples USING COVERING INDEX samples_correlation (patient=? AND type=? AND start_ms>") == true,
+                    "\(details)")
+            #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(details)")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The feed at memory speed (issue 13): how long the server takes to hand out 100,000 samples in pages of 5,000, with
+# and without gzip, measured by a client that does not parse (curl, one keep-alive connection, bodies to /dev/null),
+# beside reading the same rows with the sqlite3 shell in the same run. Prints figures; asserts nothing.
+#   bench/api/feed-encoder.sh                       # release build; ROUNDS=5 by default, best round reported
+#   CARESYNC_GZIP_LEVEL=5 bench/api/feed-encoder.sh # another zlib level (the server's gzipLevel)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+here=bench/api
+source "$here/caresync-server.sh"
+caresync_prepare
+"$bin" patient create pull >/dev/null
+token="$("$bin" token create --role device --patient pull 2>/dev/null)"
+caresync_serve
+python3 "$here/bodies.py" caresync "$work"
+for i in $(seq 1 20); do
+  curl -sf -o /dev/null -X POST "$url/v1/patients/pull/samples" -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/json' --data-binary @"$work/batch5000-$i.json"
+done
+# The page URLs, found once by a client that parses (untimed): every anchor of the walk from no anchor.
+python3 - "$url" "$token" >"$work/urls" <<'PY'
+import http.client, json, sys, urllib.parse
+base, token = sys.argv[1], sys.argv[2]
+u = urllib.parse.urlparse(base)
+conn = http.client.HTTPConnection(u.hostname, u.port)
+anchor = None
+while True:
+    path = "/v1/patients/pull/changes?limit=5000" + (f"&anchor={anchor}" if anchor else "")
+    print(f"url = \"{base}{path}\"\noutput = \"/dev/null\"")
+    conn.request("GET", path, headers={"Authorization": "Bearer " + token})
+    page = json.loads(conn.getresponse().read())
+    anchor = page["anchor"]
+    if not page["hasMore"]:
+        break
+PY
+pages=$(grep -c '^url' "$work/urls")
+walk() {  # $1: extra curl flags; prints the seconds of one walk over the pages (one connection) and its bytes
+  curl -sf -K "$work/urls" -H "Authorization: Bearer $token" $1 -w '%{time_total} %{size_download}\n' |
+    python3 -c 'import sys; rows = [l.split() for l in sys.stdin]; print(f"{sum(float(t) for t, _ in rows):.3f} {sum(int(b) for _, b in rows)}")'
+}
+read_rows() {
+  python3 - "$work/caresync.sqlite" <<'PY'
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1])
+started = time.monotonic()
+rows = db.execute("SELECT seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata FROM samples WHERE patient = 'pull' ORDER BY seq").fetchall()
+print(f"{time.monotonic() - started:.3f} {len(rows)}")
+PY
+}
+best() { sort -n | head -1; }
+rounds="${ROUNDS:-5}"
+plain_walk=$(for _ in $(seq 1 "$rounds"); do walk ""; done | best)
+gzip_walk=$(for _ in $(seq 1 "$rounds"); do walk "-H Accept-Encoding:gzip"; done | best)
+plain=${plain_walk%% *} gzipped=${gzip_walk%% *}
+sqlite=$(for _ in $(seq 1 "$rounds"); do read_rows; done | sort -n | head -1)
+echo "feed of 100,000 samples in $pages pages, best of $rounds walks (curl, bodies not parsed):"
+echo "  plain JSON: ${plain} s (${plain_walk##* } bytes)   gzip level ${CARESYNC_GZIP_LEVEL:-1}: ${gzipped} s (${gzip_walk##* } bytes)"
+echo "  reading the same rows with Python's sqlite3: ${sqlite%% *} s (${sqlite##* } rows)"
+python3 -c "print(f'  ratios to the row read: plain {$plain / ${sqlite%% *}:.1f}x, gzip {$gzipped / ${sqlite%% *}:.1f}x; target gzip <= 0.20 s')"
