@@ -74,7 +74,7 @@ extension SQLiteReplica {
                 // A staged sample of another type cannot be: the feed was filtered. Its uuid may still sit under a
                 // type outside `types` if a row was corrupted in place; the staged row wins.
                 try database.execute("DELETE FROM samples WHERE uuid IN (SELECT uuid FROM repair_samples)")
-                try database.execute("INSERT INTO samples SELECT * FROM repair_samples")
+                try database.execute("INSERT INTO samples (\(ReplicaSchema.columns)) SELECT \(ReplicaSchema.columns) FROM repair_samples")
                 try database.execute("DELETE FROM repair_samples")
                 try ReplicaSchema.recomputeFigures(database, types: types)
                 guard case .integer(let count)? = try database.execute("SELECT count(*) FROM samples WHERE type IN (\(marks))", values).first?.first

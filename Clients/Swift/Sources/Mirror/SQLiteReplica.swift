@@ -70,9 +70,7 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
     /// Every sample held, by uuid.
     public func samples() throws -> [UUID: Sample] {
         try locked {
-            let rows = try database.execute("""
-                SELECT uuid, type, value, unit, start, "end", sync_identifier, sync_version, source, metadata FROM samples
-                """)
+            let rows = try database.execute("SELECT \(ReplicaSchema.columns) FROM samples")
             var result: [UUID: Sample] = [:]
             for row in rows {
                 func text(_ i: Int) -> String? { if case .text(let s) = row[i] { return s }; return nil }
@@ -81,7 +79,9 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
                 guard let uuid = text(0).flatMap(UUID.init(uuidString:)), let start = text(4).flatMap(Instant.parse),
                       let end = text(5).flatMap(Instant.parse) else { continue }
                 let metadata = try JSONDecoder().decode([String: MetadataValue].self, from: Data((text(9) ?? "{}").utf8))
-                result[uuid] = Sample(uuid: uuid, type: text(1) ?? "", value: real(2), unit: text(3), start: start, end: end,
+                let components = try text(11).map { try JSONDecoder().decode([String: Double].self, from: Data($0.utf8)) }
+                result[uuid] = Sample(uuid: uuid, type: text(1) ?? "", value: real(2), components: components, unit: text(3),
+                                      start: start, end: end,
                                       syncIdentifier: text(6), syncVersion: int(7), source: text(8) ?? "", metadata: metadata)
             }
             return result
@@ -95,13 +95,12 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
         let metadata = sample.metadata.isEmpty ? "{}" : String(decoding: try JSONEncoder.careSync().encode(sample.metadata), as: UTF8.self)
         let digest = ReplicaChecksums.digest(uuid: sample.uuid, syncVersion: sample.syncVersion)
         try database.execute("DELETE FROM \(table) WHERE uuid = ?", [.text(sample.uuid.uuidString)])
-        try database.execute("""
-            INSERT INTO \(table) (uuid, type, value, unit, start, "end", sync_identifier, sync_version, source, metadata, digest)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(sample.uuid.uuidString), .text(sample.type), .real(sample.value), sample.unit.map { .text($0) } ?? .null,
-                  .text(Instant.format(sample.start)), .text(Instant.format(sample.end)),
-                  sample.syncIdentifier.map { .text($0) } ?? .null, sample.syncVersion.map { .integer(Int64($0)) } ?? .null,
-                  .text(sample.source), .text(metadata), .integer(Int64(bitPattern: digest))])
+        let components = try sample.components.map { String(decoding: try JSONEncoder.careSync().encode($0), as: UTF8.self) }
+        try database.execute("INSERT INTO \(table) (\(ReplicaSchema.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             [.text(sample.uuid.uuidString), .text(sample.type), .real(sample.value), sample.unit.map { .text($0) } ?? .null,
+                              .text(Instant.format(sample.start)), .text(Instant.format(sample.end)),
+                              sample.syncIdentifier.map { .text($0) } ?? .null, sample.syncVersion.map { .integer(Int64($0)) } ?? .null,
+                              .text(sample.source), .text(metadata), .integer(Int64(bitPattern: digest)), components.map { .text($0) } ?? .null])
     }
 
     func setAnchor(_ anchor: String?) throws {

@@ -90,30 +90,54 @@ import Testing
         #expect(try replica.figures().checksums == ReplicaChecksums(samples: truth.values))
     }
 
-    @Test func aReplicaFromBeforeChecksumsGetsItsFiguresFromItsRows() async throws {
+    @Test func bloodPressurePairsKeepBothValues() async throws {
         let server = try LiveServer()
         let device = server.device()
-        _ = try await device.push(patient: "alice", samples: Story.steps(120))
+        let at = Story.date("2020-06-18T15:00:00Z")
+        let pushed = try await device.push(patient: "alice", samples: [
+            .bloodPressure(systolic: 120, diastolic: 80, start: at, end: at, syncIdentifier: "cuff-1", syncVersion: 1),
+            .bloodPressure(systolic: 16, diastolic: 10.5, unit: "kPa", start: at.addingTimeInterval(60), end: at.addingTimeInterval(60)),
+        ])
+        #expect(pushed.count(.inserted) == 2)
+        let replica = try SQLiteReplica(path: try Self.replicaPath(), patient: "alice")
+        try await replica.mirror(from: device)
+        let held = try replica.samples()
+        #expect(held == (try await Story.serverSamples(device)))
+        #expect(held.values.contains { $0.components == ["bloodPressureSystolic": 120, "bloodPressureDiastolic": 80] && $0.value == 120 })
+    }
+
+    @Test func aReplicaFromBeforeChecksumsGetsItsFiguresFromItsRowsAndItsPairsAgain() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        let at = Story.date("2020-06-18T15:00:00Z")
+        _ = try await device.push(patient: "alice", samples: Story.steps(120)
+                                  + [.bloodPressure(systolic: 120, diastolic: 80, start: at, end: at, syncIdentifier: "cuff-1", syncVersion: 1)])
         let path = try Self.replicaPath()
         try await SQLiteReplica(path: path, patient: "alice").mirror(from: device, limit: 50)
-        // Back to the first schema: no digest column, no figures, no triggers, user_version 0.
+        // Back to the first schema: no digest or components columns, no figures, no triggers, user_version 0.
         let old = try SQLiteDatabase(path: path)
         for sql in ["DROP TRIGGER samples_checksum_insert", "DROP TRIGGER samples_checksum_delete", "DROP TRIGGER samples_checksum_update",
                     "DROP TABLE replica_checksums", "DROP TABLE repair_samples", "ALTER TABLE samples DROP COLUMN digest",
-                    "PRAGMA user_version = 0"] {
+                    "ALTER TABLE samples DROP COLUMN components", "PRAGMA user_version = 0"] {
             try old.execute(sql)
         }
 
         let replica = try SQLiteReplica(path: path, patient: "alice")
         let truth = try await Story.serverSamples(device)
-        #expect(try replica.figures().checksums == ReplicaChecksums(samples: truth.values))
+        let figures = try replica.figures()
+        #expect(figures.checksums == ReplicaChecksums(samples: truth.values), "the figures are not those of the rows")
+        #expect(figures.suspect == ["bloodPressure"], "pairs stored without their components should be read again")
         _ = try await device.delete(patient: "alice", syncIdentifiers: ["steps-3"])
-        var verdicts: [[String]] = []
+        var events: [String] = []
         try await replica.mirror(from: device) { event in
-            if case .verified(_, let differing) = event { verdicts.append(differing) }
+            switch event {
+            case .applied: break
+            case .verified(_, let differing): events.append("verified \(differing)")
+            case .repaired(let types, _): events.append("repaired \(types)")
+            }
         }
-        #expect(verdicts == [[]])
-        #expect(try replica.count() == 119)
+        #expect(events == ["verified [\"bloodPressure\"]", "repaired [\"bloodPressure\"]", "verified []"])
+        #expect(try replica.samples() == (try await Story.serverSamples(device)))
     }
 
     /// Changes a row's version in place, which marks its type suspect.
