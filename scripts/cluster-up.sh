@@ -3,11 +3,11 @@
 # cluster of PostgreSQL 15 with synchronous replication (an acknowledged commit is on two nodes), HAProxy
 # routing to the leader by Patroni's REST `/primary` check, and two `caresync serve` instances on it.
 # Everything (data, logs, configuration, PID files, cluster.env with the ports) lives in one directory,
-# $CARESYNC_CLUSTER_DIR (default /tmp/caresync-cluster), which it prints; scripts/cluster-down.sh stops
+# $CLUSTER_DIR (default /tmp/caresync-cluster), which it prints; scripts/cluster-down.sh stops
 # exactly what this started and removes the directory. Not part of CI (too heavy); see docs/deployment.md.
 #
 #   scripts/cluster-up.sh            # ~10-15 s once the packages and the caresync build exist
-#   CARESYNC_BIN=.build/release/caresync scripts/cluster-up.sh
+#   CLUSTER_CARESYNC_BIN=.build/release/caresync scripts/cluster-up.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
@@ -15,7 +15,7 @@ started=$SECONDS
 say() { printf '[%s +%ds] %s\n' "$(date -u +%H:%M:%S)" "$((SECONDS - started))" "$*" >&2; }
 fail() { echo "cluster-up: $*" >&2; exit 1; }
 
-dir="${CARESYNC_CLUSTER_DIR:-/tmp/caresync-cluster}"
+dir="${CLUSTER_DIR:-/tmp/caresync-cluster}"
 pg_bin=/usr/lib/postgresql/15/bin
 python=/usr/bin/python3   # Debian's: the interpreter Patroni runs on
 # Fixed loopback ports (the layout docs/deployment.md describes for several hosts).
@@ -34,8 +34,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 || { apt-get update -q >/dev/null; apt-get install -y -q "${missing[@]}" >/dev/null; }
 fi
 
-# The caresync binary: $CARESYNC_BIN, else a release build, else a debug build (built when missing).
-bin="${CARESYNC_BIN:-}"
+# The caresync binary: $CLUSTER_CARESYNC_BIN, else a release build, else a debug build (built when missing).
+bin="${CLUSTER_CARESYNC_BIN:-}"
 if [ -z "$bin" ]; then
   if [ -x .build/release/caresync ]; then bin=.build/release/caresync
   elif [ -x .build/debug/caresync ]; then bin=.build/debug/caresync
@@ -232,14 +232,14 @@ done
 cat >"$dir/cluster.env" <<ENV
 # Written by scripts/cluster-up.sh; source it.
 CLUSTER_DIR=$dir
-CARESYNC_BIN=$bin
+CLUSTER_CARESYNC_BIN=$bin
 CARESYNC_DATABASE_URL=$database_url
 ETCD_ENDPOINTS=$endpoints
 PATRONI_REST_PORTS="${patroni_rest[*]}"
 PG_PORTS="${pg_port[*]}"
 HAPROXY_PORT=$haproxy_port
 HAPROXY_STATS=http://127.0.0.1:$haproxy_stats/
-CARESYNC_URLS="http://127.0.0.1:${caresync_port[0]} http://127.0.0.1:${caresync_port[1]}"
+CLUSTER_URLS="http://127.0.0.1:${caresync_port[0]} http://127.0.0.1:${caresync_port[1]}"
 PATRONICTL="patronictl -c $dir/n1/patroni.yml"
 ENV
 trap - EXIT
