@@ -108,25 +108,46 @@ import Testing
             #expect(!failed.text.contains("disk"))
         }
     }
+
+    @Test func aStoreThatIsUnavailableAnswers503WithRetryAfter() async throws {
+        try await TestServer.with { server in
+            let api = server.app.api
+            let failover = CareSyncAPI(store: FailingStore(storeID: api.store.storeID, error: FailingStore.FailingOver()), access: api.access,
+                                       webhooks: api.webhooks)
+            let client = InMemoryClient(responder: failover.makeRouter(), headFilter: failover.makeHeadFilter())
+            let bearer = "Bearer \(server.tokens.aliceDevice)"
+            let body = #"{"samples":[{"type":"stepCount","value":5,"unit":"count","start":"2020-06-18T09:00:00Z","end":"2020-06-18T09:00:00Z"}]}"#
+            for response in [await client.send(.get, "/v1/patients/alice/changes", headers: [.authorization: bearer]),
+                             await client.send(.post, "/v1/patients/alice/samples", headers: [.authorization: bearer, .contentType: "application/json"],
+                                               body: Array(body.utf8))] {
+                let reply = TestReply(status: response.status.code, headers: response.headers.map { ($0.name.rawName, $0.value) }, body: response.body)
+                Self.expectProblem(reply, 503, "unavailable")
+                #expect(response.headers[.retryAfter] == "1")
+            }
+        }
+    }
 }
 
-/// A store whose every call fails with an internal error, to see that a 500 shows no internals.
+/// A store whose every call fails: by default with an internal error, to see that a 500 shows no internals.
 struct FailingStore: SyncStore {
     struct DiskOnFire: Error {}
+    /// A database failing over: a failure that passes (503).
+    struct FailingOver: StoreUnavailability { var isStoreUnavailable: Bool { true } }
     let storeID: String
+    var error: any Error & Sendable = DiskOnFire()
     let notifier = ChangeNotifier()
-    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T { throw DiskOnFire() }
+    func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T { throw error }
     func write<Value: Sendable>(
         idempotency: IdempotencyClaim?, _ body: @escaping @Sendable (any SyncTransaction) throws -> WriteAnswer<Value>
-    ) async throws -> IdempotentWriteResult<Value> { throw DiskOnFire() }
-    func changes(_ query: ChangeQuery) throws -> ChangeSet { throw DiskOnFire() }
-    func currentAnchor() throws -> Anchor { throw DiskOnFire() }
-    func checkWritable() throws { throw DiskOnFire() }
-    func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw DiskOnFire() }
-    func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw DiskOnFire() }
-    func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { throw DiskOnFire() }
-    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw DiskOnFire() }
-    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw DiskOnFire() }
-    func purgeTombstones(before horizon: Date) throws -> Int { throw DiskOnFire() }
-    func purgeIdempotencyRecords(now: Date) throws -> Int { throw DiskOnFire() }
+    ) async throws -> IdempotentWriteResult<Value> { throw error }
+    func changes(_ query: ChangeQuery) throws -> ChangeSet { throw error }
+    func currentAnchor() throws -> Anchor { throw error }
+    func checkWritable() throws { throw error }
+    func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw error }
+    func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw error }
+    func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { throw error }
+    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw error }
+    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw error }
+    func purgeTombstones(before horizon: Date) throws -> Int { throw error }
+    func purgeIdempotencyRecords(now: Date) throws -> Int { throw error }
 }

@@ -26,6 +26,22 @@ import Testing
         }
     }
 
+    @Test(arguments: [Int64.min, -1_000_000_007, -10, -1, 0, 1, 9, 10, 99, 100, 1_592_499_600_500, Int64.max])
+    func integersAreWrittenAsSwiftPrintsThem(value: Int64) {
+        var out: [UInt8] = []
+        JSONValue.writeInteger(value, into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == String(value))
+    }
+
+    @Test func stringsWithAndWithoutEscapesAreWrittenAlike() {
+        for text in ["plain", "", "é 🦶", "quote \" back \\ nl \n tab \t ctl \u{01}"] {
+            var fast: [UInt8] = []
+            JSONValue.writeString(text, into: &fast)
+            let parsed = try? JSONSerialization.jsonObject(with: Data(fast), options: .fragmentsAllowed) as? String
+            #expect(parsed == text, "\(text)")
+        }
+    }
+
     @Test func upsertReplyBytesEqualTheGenericEncoding() {
         let results = [
             UpsertItemResult(index: 0, uuid: UUID(), outcome: .inserted),

@@ -2,7 +2,8 @@
 # The feed at memory speed (issue 13): how long the server takes to hand out 100,000 samples in pages of 5,000, with
 # and without gzip, measured by a client that does not parse (curl, one keep-alive connection, bodies to /dev/null),
 # beside reading the same rows with the sqlite3 shell in the same run. Prints figures; asserts nothing.
-#   bench/api/feed-encoder.sh            # release build; ROUNDS=5 by default, best round reported
+#   bench/api/feed-encoder.sh                       # release build; ROUNDS=5 by default, best round reported
+#   CARESYNC_GZIP_LEVEL=5 bench/api/feed-encoder.sh # another zlib level (the server's gzipLevel)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -33,8 +34,9 @@ while True:
         break
 PY
 pages=$(grep -c '^url' "$work/urls")
-walk() {  # $1: extra curl flags; prints the seconds of one walk over the pages, on one connection
-  curl -sf -K "$work/urls" -H "Authorization: Bearer $token" $1 -w '%{time_total}\n' | python3 -c 'import sys; print(f"{sum(float(x) for x in sys.stdin):.3f}")'
+walk() {  # $1: extra curl flags; prints the seconds of one walk over the pages (one connection) and its bytes
+  curl -sf -K "$work/urls" -H "Authorization: Bearer $token" $1 -w '%{time_total} %{size_download}\n' |
+    python3 -c 'import sys; rows = [l.split() for l in sys.stdin]; print(f"{sum(float(t) for t, _ in rows):.3f} {sum(int(b) for _, b in rows)}")'
 }
 read_rows() {
   python3 - "$work/caresync.sqlite" <<'PY'
@@ -47,10 +49,11 @@ PY
 }
 best() { sort -n | head -1; }
 rounds="${ROUNDS:-5}"
-plain=$(for _ in $(seq 1 "$rounds"); do walk ""; done | best)
-gzipped=$(for _ in $(seq 1 "$rounds"); do walk "-H Accept-Encoding:gzip"; done | best)
+plain_walk=$(for _ in $(seq 1 "$rounds"); do walk ""; done | best)
+gzip_walk=$(for _ in $(seq 1 "$rounds"); do walk "-H Accept-Encoding:gzip"; done | best)
+plain=${plain_walk%% *} gzipped=${gzip_walk%% *}
 sqlite=$(for _ in $(seq 1 "$rounds"); do read_rows; done | sort -n | head -1)
 echo "feed of 100,000 samples in $pages pages, best of $rounds walks (curl, bodies not parsed):"
-echo "  plain JSON: ${plain} s   gzip: ${gzipped} s"
+echo "  plain JSON: ${plain} s (${plain_walk##* } bytes)   gzip level ${CARESYNC_GZIP_LEVEL:-1}: ${gzipped} s (${gzip_walk##* } bytes)"
 echo "  reading the same rows with Python's sqlite3: ${sqlite%% *} s (${sqlite##* } rows)"
 python3 -c "print(f'  ratios to the row read: plain {$plain / ${sqlite%% *}:.1f}x, gzip {$gzipped / ${sqlite%% *}:.1f}x; target gzip <= 0.20 s')"

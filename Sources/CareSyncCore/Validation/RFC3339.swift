@@ -51,12 +51,43 @@ public enum RFC3339 {
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` in UTC, always with three fractional digits (one form a strict decoder reads).
     public static func format(_ date: Date) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        write(date, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `format(date)`'s UTF-8 to `out` without building a string (every feed sample writes two).
+    public static func write(_ date: Date, into out: inout [UInt8]) {
         let ms = SyncRules.milliseconds(date)
         let (seconds, millis) = (ms.floorDiv(1000), ms.floorMod(1000))
         let day = CalendarDay(daysSince1970: Int(seconds.floorDiv(86_400)))
         let inDay = Int(seconds.floorMod(86_400))
-        let text = day.description + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
-        return text + "." + pad(Int(millis), 3) + "Z"
+        guard (0...9999).contains(day.year) else {
+            // Outside four-digit years (never stored): the padded text as it has always been written.
+            let text = day.description + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
+            out += (text + "." + pad(Int(millis), 3) + "Z").utf8
+            return
+        }
+        digits(day.year, 4, into: &out); out.append(UInt8(ascii: "-"))
+        digits(day.month, 2, into: &out); out.append(UInt8(ascii: "-"))
+        digits(day.day, 2, into: &out); out.append(UInt8(ascii: "T"))
+        digits(inDay / 3600, 2, into: &out); out.append(UInt8(ascii: ":"))
+        digits(inDay / 60 % 60, 2, into: &out); out.append(UInt8(ascii: ":"))
+        digits(inDay % 60, 2, into: &out); out.append(UInt8(ascii: "."))
+        digits(Int(millis), 3, into: &out); out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends `value` (0 ≤ value < 10^width) as exactly `width` decimal digits.
+    static func digits(_ value: Int, _ width: Int, into out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

@@ -7,8 +7,9 @@ import Synchronization
 /// savepoint of its own, so one body that throws rolls back alone.
 ///
 /// One serial queue owns the writer connection and drains the queued jobs group by group. A group that
-/// loses a race (serialization failure, deadlock) or finds the connection broken before `COMMIT` is rolled
-/// back and run again, every job in it; a connection lost during `COMMIT` fails the group with
+/// loses a race (serialization failure, deadlock), finds the connection broken, or finds the server read-only
+/// (a standby after a failover) before `COMMIT` is rolled back and run again on a new connection, every job
+/// in it; a connection lost during `COMMIT` fails the group with
 /// `.commitOutcomeUnknown` (never acknowledged). A job is reported done only after its `COMMIT` returned.
 final class PostgresGroupCommit: @unchecked Sendable {
     // @unchecked: the queue is only touched under its mutex; `connection` and the jobs' fields only on
@@ -100,12 +101,12 @@ final class PostgresGroupCommit: @unchecked Sendable {
             do {
                 try runOnce(group)
                 return
-            } catch let error as PostgresError where (error.isTransient || error.kind == .connectionLost) && attempt < retries {
+            } catch let error as PostgresError where (error.isTransient || error.needsNewConnection) && attempt < retries {
                 attempt += 1
-                discardIfBroken()
+                discardIfBroken(force: error.kind == .readOnly)
                 usleep(UInt32.random(in: 500...2_000) * UInt32(attempt))  // lets the winner of the race finish
             } catch {
-                discardIfBroken()
+                discardIfBroken(force: (error as? PostgresError)?.kind == .readOnly)
                 for job in group where job.error == nil { job.error = error }
                 return
             }
@@ -130,7 +131,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
                     try savepoint(db) { try job.body?(db) }
                 }
                 held += 1
-            } catch let error as PostgresError where error.isTransient || error.kind == .connectionLost {
+            } catch let error as PostgresError where error.isTransient || error.needsNewConnection {
                 throw error
             } catch {
                 job.error = error
@@ -151,7 +152,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
             try body()
             if db.transactionFailed { throw Self.caughtFailure }
             try db.execute("RELEASE SAVEPOINT caresync_job")
-        } catch let error as PostgresError where error.isTransient || error.kind == .connectionLost {
+        } catch let error as PostgresError where error.isTransient || error.needsNewConnection {
             throw error
         } catch {
             try db.execute("ROLLBACK TO SAVEPOINT caresync_job")
@@ -163,9 +164,10 @@ final class PostgresGroupCommit: @unchecked Sendable {
     /// A body caught a statement's error and went on: its transaction (or savepoint) can only roll back.
     private static let caughtFailure = PostgresError(kind: .other, message: "a statement failed inside the write; it was rolled back")
 
-    private func discardIfBroken() {
+    /// Drops the writer connection when it broke (or `force`: it reaches a read-only server).
+    private func discardIfBroken(force: Bool = false) {
         guard let db = connection else { return }
         db.rollbackQuietly()
-        if db.isBroken || db.isInTransaction { connection = nil }
+        if force || db.isBroken || db.isInTransaction { connection = nil }
     }
 }

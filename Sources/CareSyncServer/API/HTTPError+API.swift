@@ -41,6 +41,14 @@ extension HTTPError {
         HTTPError(.tooManyRequests, code: .tooManyRequests, detail: detail, headers: [.retryAfter: String(max(1, seconds))])
     }
 
+    /// A thrown error as the API answers it: a store failure that passes by itself (`StoreUnavailability`:
+    /// the database unreachable, failing over, read-only) is 503 `unavailable` with `Retry-After`, not a 500;
+    /// anything else is unchanged.
+    static func api(_ error: any Error) -> any Error {
+        guard let failure = error as? any StoreUnavailability, failure.isStoreUnavailable else { return error }
+        return HTTPError.unavailable("The database is not reachable or takes no writes (a failover or a restart); retry shortly.")
+    }
+
     /// A store error as its status and code.
     static func from(_ error: SyncError) -> HTTPError {
         switch error {

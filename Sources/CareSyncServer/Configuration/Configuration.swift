@@ -29,6 +29,8 @@ public struct Configuration: Sendable, Equatable {
     public var maxConnections: Int = 1024
     /// Responses of at least this many bytes are gzipped for clients that accept gzip.
     public var gzipThresholdBytes: Int = 1024
+    /// zlib's compression level for gzipped answers: 1 (fastest) to 9 (smallest).
+    public var gzipLevel: Int = 1
     /// Tombstones older than this are purged; older anchors answer 410 `anchorExpired`.
     public var tombstoneRetentionDays: Int = 90
     /// How long a response is kept for replay under its `Idempotency-Key` (at least 24).

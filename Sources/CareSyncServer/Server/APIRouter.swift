@@ -1,3 +1,4 @@
+import CareSyncCore
 import CareSyncHTTP
 import HTTPTypes
 
@@ -8,7 +9,12 @@ struct AuthenticationHeadFilter: RequestHeadFilter {
 
     func acceptHead(_ head: RequestHead, context: inout RequestContext) async throws {
         guard head.path == "/v1" || head.path.hasPrefix("/v1/") else { return }
-        let principal = try await api.authenticate(authorization: head.headers[.authorization], peer: head.remoteAddress)
+        let principal: Principal
+        do {
+            principal = try await api.authenticate(authorization: head.headers[.authorization], peer: head.remoteAddress)
+        } catch {
+            throw api.answer(error)
+        }
         context.values[PrincipalKey.self] = principal
     }
 }
@@ -29,6 +35,7 @@ extension CareSyncAPI {
                     metrics.recordRequest(route: pattern, method: method, status: response.status.code, duration: ContinuousClock.now - started)
                     return response
                 } catch {
+                    let error = self.answer(error)
                     let status = (error as? HTTPError)?.status.code ?? 500
                     metrics.recordRequest(route: pattern, method: method, status: status, duration: ContinuousClock.now - started)
                     throw error
@@ -36,6 +43,16 @@ extension CareSyncAPI {
             }
         }
         return router
+    }
+
+    /// `error` as the API answers it (`HTTPError.api`); a store that is unavailable is logged here, since
+    /// its 503 is not logged as a failure.
+    func answer(_ error: any Error) -> any Error {
+        let answer = HTTPError.api(error)
+        if answer is HTTPError, !(error is HTTPError) {
+            logger.warning("store.unavailable", metadata: ["error": "\(error)"])
+        }
+        return answer
     }
 
     /// The head filter that authenticates `/v1` requests early.

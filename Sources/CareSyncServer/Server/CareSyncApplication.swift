@@ -176,7 +176,8 @@ extension Configuration {
             host: host, port: port, maxConnections: maxConnections, maxBodySize: limits.bodyBytes,
             maxRequestLineLength: limits.requestLineBytes, maxHeaderSize: limits.headerBytes, maxHeaderCount: limits.headerCount,
             headerReadTimeout: timeouts.headerRead, bodyReadTimeout: timeouts.bodyRead, idleTimeout: timeouts.idle,
-            writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, eventLoopCount: workerCount)
+            writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, gzipLevel: Int32(gzipLevel),
+            eventLoopCount: workerCount)
     }
 }
 

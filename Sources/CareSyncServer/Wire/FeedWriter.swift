@@ -32,18 +32,19 @@ enum FeedWriter {
             JSONValue.write(SampleWire.encode(s, unit: requested), into: &out)
             return
         }
-        out += #"{"end":"#.utf8
-        JSONValue.writeString(RFC3339.format(s.end), into: &out)
-        out += #","metadata":"#.utf8
-        if s.metadata.isEmpty { out += "{}".utf8 } else { JSONValue.write(SampleWire.encode(s.metadata), into: &out) }
+        out += #"{"end":""#.utf8
+        RFC3339.write(s.end, into: &out)
+        out += #"","metadata":"#.utf8
+        metadata(s.metadata, into: &out)
         out += #","source":"#.utf8
         JSONValue.writeString(s.source, into: &out)
-        out += #","start":"#.utf8
-        JSONValue.writeString(RFC3339.format(s.start), into: &out)
+        out += #","start":""#.utf8
+        RFC3339.write(s.start, into: &out)
+        out += #"""#.utf8
         out += #","syncIdentifier":"#.utf8
         if let id = s.syncIdentifier { JSONValue.writeString(id, into: &out) } else { out += "null".utf8 }
         out += #","syncVersion":"#.utf8
-        if let v = s.syncVersion { out += String(v).utf8 } else { out += "null".utf8 }
+        if let v = s.syncVersion { JSONValue.writeInteger(v, into: &out) } else { out += "null".utf8 }
         out += #","type":"#.utf8
         let definition = s.type.definition
         JSONValue.writeString(definition.identifier, into: &out)
@@ -62,6 +63,22 @@ enum FeedWriter {
         out += s.uuid.uuidString.utf8
         out += #"","value":"#.utf8
         JSONValue.writeNumber(value, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Metadata as `JSONValue.write` writes the object (keys sorted), without building one per sample.
+    static func metadata(_ metadata: [String: MetadataValue], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, key) in metadata.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            switch metadata[key]! {
+            case .string(let text): JSONValue.writeString(text, into: &out)
+            case .number(let number): JSONValue.writeNumber(number, into: &out)
+            case .bool(let flag): out += (flag ? "true" : "false").utf8
+            }
+        }
         out.append(UInt8(ascii: "}"))
     }
 }

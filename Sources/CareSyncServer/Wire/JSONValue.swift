@@ -84,14 +84,41 @@ extension JSONValue {
     static func writeNumber(_ n: Double, into out: inout [UInt8]) {
         guard n.isFinite else { out.append(contentsOf: "null".utf8); return }
         if n == n.rounded(), abs(n) < 1e15 {
-            out.append(contentsOf: String(Int64(n)).utf8)
+            writeInteger(Int64(n), into: &out)
         } else {
             out.append(contentsOf: n.description.utf8)
         }
     }
 
+    /// Appends the decimal digits of `value` without building a string.
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var reversed: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                       UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &reversed) { digits in
+            repeat {
+                digits[count] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(digits[i]) }
+        }
+    }
+
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // The common case, nothing to escape: the bytes at once.
+        if let copied = s.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }), copied {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])

@@ -11,7 +11,7 @@ import Testing
         (.limitsSamplesPerRequest, "0"), (.limitsRequestLineBytes, "10"), (.limitsHeaderBytes, "-5"),
         (.limitsHeaderCount, "0"), (.timeoutsHeaderReadSeconds, "0"), (.timeoutsBodyReadSeconds, "-1"),
         (.timeoutsIdleSeconds, "nan"), (.timeoutsWriteSeconds, "soon"), (.timeoutsWriteSeconds, "100000"),
-        (.workers, "-1"), (.maxConnections, "0"), (.gzipThresholdBytes, "-1"),
+        (.workers, "-1"), (.maxConnections, "0"), (.gzipThresholdBytes, "-1"), (.gzipLevel, "0"), (.gzipLevel, "10"),
         (.retentionTombstoneDays, "0"), (.retentionIdempotencyHours, "23"),
         (.logLevel, "loud"), (.logFormat, "xml"),
     ]

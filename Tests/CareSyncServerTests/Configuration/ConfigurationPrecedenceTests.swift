@@ -41,7 +41,7 @@ import Testing
         (.limitsRequestLineBytes, "4096", "4096"), (.limitsHeaderBytes, "8192", "8192"), (.limitsHeaderCount, "50", "50"),
         (.timeoutsHeaderReadSeconds, "2.5", "2.5"), (.timeoutsBodyReadSeconds, "7", "7"),
         (.timeoutsIdleSeconds, "15", "15"), (.timeoutsWriteSeconds, "3", "3"), (.workers, "4", "4"),
-        (.maxConnections, "64", "64"), (.gzipThresholdBytes, "0", "0"), (.retentionTombstoneDays, "30", "30"),
+        (.maxConnections, "64", "64"), (.gzipThresholdBytes, "0", "0"), (.gzipLevel, "6", "6"), (.retentionTombstoneDays, "30", "30"),
         (.retentionIdempotencyHours, "48", "48"),
         (.rateLimitTokenRequestsPerSecond, "10", "10"), (.rateLimitTokenBurst, "20", "20"),
         (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"), 

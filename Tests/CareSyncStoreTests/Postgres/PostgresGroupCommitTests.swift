@@ -68,6 +68,14 @@ struct PostgresGroupCommitTests {
         #expect(try ids(database) == [1])
     }
 
+    @Test func aWriteThatFindsTheServerReadOnlyRunsAgainOnANewConnection() throws {
+        let database = try database()
+        // The writer's session turns read-only, like a session a proxy kept open to a primary demoted by a failover.
+        try database.write { db in try db.execute("SET default_transaction_read_only = on") }
+        try database.write { db in try db.query("INSERT INTO t VALUES (1)") }
+        #expect(try ids(database) == [1])
+    }
+
     @Test func aBodyThatSwallowsAStatementErrorFailsAndLeavesNothing() throws {
         let database = try database()
         #expect(throws: PostgresError.self) {

@@ -6,6 +6,8 @@ import FoundationNetworking
 /// A client of one CareSync server with one bearer token.
 ///
 /// Every request is retried by `retryPolicy` (see ``RetryPolicy``); a refusal is thrown as a ``Problem``.
+/// Each logical request sends its own `X-Request-ID`, the same on every retry of it, so the server's log
+/// lines of all its attempts carry one id; a ``Problem`` quotes it as `requestID`.
 public final class CareSyncClient: Sendable {
     /// The server's base URL (`https://caresync.clinic.example`).
     public let baseURL: URL
@@ -54,7 +56,9 @@ public final class CareSyncClient: Sendable {
 
     /// Sends `call`, retrying by the policy; returns a 2xx answer or throws ``Problem`` or the transport error.
     func send(_ call: Call) async throws -> Answer {
-        let request = try makeRequest(call)
+        var request = try makeRequest(call)
+        let requestID = Self.newRequestID()
+        request.setValue(requestID, forHTTPHeaderField: "X-Request-ID")
         var attempt = 1
         while true {
             let retryAfter: Int?
@@ -64,7 +68,7 @@ public final class CareSyncClient: Sendable {
                 if (200..<300).contains(http.statusCode) {
                     return Answer(status: http.statusCode, body: data, headers: http.allHeaderFields)
                 }
-                let problem = Problem.from(status: http.statusCode, body: data, headers: http.allHeaderFields)
+                let problem = Problem.from(status: http.statusCode, body: data, headers: http.allHeaderFields, sentID: requestID)
                 guard RetryPolicy.isRetryable(status: problem.status), attempt < retryPolicy.maxAttempts else { throw problem }
                 retryAfter = problem.retryAfter
             } catch let error where !(error is Problem) {
@@ -75,6 +79,9 @@ public final class CareSyncClient: Sendable {
             attempt += 1
         }
     }
+
+    /// A fresh request id: a lower-case UUID (the server keeps ids of 1–128 visible ASCII characters).
+    static func newRequestID() -> String { UUID().uuidString.lowercased() }
 
     /// The URL request for `call`: path segments and query values percent-encoded (`/` as `%2F`, `+` as `%2B`).
     func makeRequest(_ call: Call) throws -> URLRequest {

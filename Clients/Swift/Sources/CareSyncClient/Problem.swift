@@ -29,7 +29,8 @@ public struct Problem: Error, Codable, Sendable, Hashable, CustomStringConvertib
     public var errors: [FieldError]
     /// Seconds to wait before retrying (429, 503), from `Retry-After`.
     public var retryAfter: Int?
-    /// The request id to quote when reporting the problem, from `X-Request-ID`.
+    /// The request id to quote when reporting the problem: the answer's `X-Request-ID` (the server echoes
+    /// the one the client sent), else the one the client sent.
     public var requestID: String?
 
     private enum CodingKeys: String, CodingKey { case type, title, status, detail, code, errors }
@@ -48,12 +49,12 @@ public struct Problem: Error, Codable, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The problem an answer carries: its body if that is a problem, else one made from the status.
-    static func from(status: Int, body: Data, headers: [AnyHashable: Any]) -> Problem {
+    static func from(status: Int, body: Data, headers: [AnyHashable: Any], sentID: String?) -> Problem {
         var problem = (try? JSONDecoder().decode(Problem.self, from: body)) ?? Problem(
             type: "about:blank", title: HTTPURLResponse.localizedString(forStatusCode: status), status: status,
             detail: String(decoding: body.prefix(500), as: UTF8.self), code: "http\(status)")
         problem.retryAfter = header("Retry-After", in: headers).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        problem.requestID = header("X-Request-ID", in: headers)
+        problem.requestID = header("X-Request-ID", in: headers) ?? sentID
         return problem
     }
 

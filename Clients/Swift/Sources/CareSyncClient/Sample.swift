@@ -6,8 +6,11 @@ public struct Sample: Codable, Sendable, Hashable {
     public var uuid: UUID
     /// The type, a HealthKit identifier without its prefix (`stepCount`).
     public var type: String
-    /// The value, in `unit`.
+    /// The value, in `unit`; for a blood pressure pair its systolic (read `components`).
     public var value: Double
+    /// A blood pressure pair's two values in `unit`, keyed `bloodPressureSystolic` and `bloodPressureDiastolic`;
+    /// nil for every other type.
+    public var components: [String: Double]?
     /// The unit; nil for category types.
     public var unit: String?
     /// When the sample starts.
@@ -24,12 +27,13 @@ public struct Sample: Codable, Sendable, Hashable {
     public var metadata: [String: MetadataValue]
 
     /// A sample from its fields.
-    public init(uuid: UUID, type: String, value: Double, unit: String?, start: Date, end: Date,
+    public init(uuid: UUID, type: String, value: Double, components: [String: Double]? = nil, unit: String?, start: Date, end: Date,
                 syncIdentifier: String? = nil, syncVersion: Int? = nil, source: String,
                 metadata: [String: MetadataValue] = [:]) {
         self.uuid = uuid
         self.type = type
         self.value = value
+        self.components = components
         self.unit = unit
         self.start = start
         self.end = end
@@ -46,8 +50,11 @@ public struct SampleDraft: Codable, Sendable, Hashable {
     public var uuid: UUID?
     /// The type (`stepCount`).
     public var type: String
-    /// The value, finite.
+    /// The value, finite; not sent for a blood pressure pair (`components` is).
     public var value: Double
+    /// A blood pressure pair's two values (`bloodPressureSystolic`, `bloodPressureDiastolic`) in `unit`;
+    /// nil for every other type. See ``bloodPressure(systolic:diastolic:unit:start:end:syncIdentifier:syncVersion:metadata:)``.
+    public var components: [String: Double]?
     /// The unit, compatible with the type; nil for `sleepAnalysis`.
     public var unit: String?
     /// When the sample starts.
@@ -62,17 +69,48 @@ public struct SampleDraft: Codable, Sendable, Hashable {
     public var metadata: [String: MetadataValue]?
 
     /// A draft from its fields.
-    public init(uuid: UUID? = nil, type: String, value: Double, unit: String?, start: Date, end: Date,
-                syncIdentifier: String? = nil, syncVersion: Int? = nil, metadata: [String: MetadataValue]? = nil) {
+    public init(uuid: UUID? = nil, type: String, value: Double, components: [String: Double]? = nil, unit: String?,
+                start: Date, end: Date, syncIdentifier: String? = nil, syncVersion: Int? = nil,
+                metadata: [String: MetadataValue]? = nil) {
         self.uuid = uuid
         self.type = type
         self.value = value
+        self.components = components
         self.unit = unit
         self.start = start
         self.end = end
         self.syncIdentifier = syncIdentifier
         self.syncVersion = syncVersion
         self.metadata = metadata
+    }
+}
+
+extension SampleDraft {
+    /// A blood pressure pair (HealthKit's `bloodPressure` correlation): one sample with two components.
+    public static func bloodPressure(systolic: Double, diastolic: Double, unit: String = "mmHg", start: Date, end: Date,
+                                     syncIdentifier: String? = nil, syncVersion: Int? = nil,
+                                     metadata: [String: MetadataValue]? = nil) -> SampleDraft {
+        SampleDraft(type: "bloodPressure", value: systolic,
+                    components: ["bloodPressureSystolic": systolic, "bloodPressureDiastolic": diastolic], unit: unit,
+                    start: start, end: end, syncIdentifier: syncIdentifier, syncVersion: syncVersion, metadata: metadata)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uuid, type, value, components, unit, start, end, syncIdentifier, syncVersion, metadata
+    }
+
+    /// Encodes the draft as `POST …/samples` takes it: a pair sends `components` and no `value`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(uuid, forKey: .uuid)
+        try container.encode(type, forKey: .type)
+        if let components { try container.encode(components, forKey: .components) } else { try container.encode(value, forKey: .value) }
+        try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
+        try container.encodeIfPresent(syncIdentifier, forKey: .syncIdentifier)
+        try container.encodeIfPresent(syncVersion, forKey: .syncVersion)
+        try container.encodeIfPresent(metadata, forKey: .metadata)
     }
 }
 

@@ -14,6 +14,9 @@ public final class HealthExportParser: NSObject, XMLParserDelegate {
     public private(set) var skipped: [String: Int] = [:]
     private var depth = 0
     private var stopped = false
+    private var stream: CountingInputStream?
+    /// Bytes of the file read so far (the parser reads ahead of the record it hands out by up to a buffer).
+    public var bytesRead: Int64 { stream?.bytesRead ?? 0 }
 
     /// A parser calling `onRecord` for each record in document order; returning false stops parsing.
     public init(onRecord: @escaping (HealthRecord) -> Bool) {
@@ -22,7 +25,8 @@ public final class HealthExportParser: NSObject, XMLParserDelegate {
 
     /// Parses the file at `url`; throws the parser's error.
     public func parse(contentsOf url: URL) throws {
-        guard let stream = InputStream(url: url) else { throw CocoaError(.fileReadNoSuchFile) }
+        guard let stream = CountingInputStream(file: url) else { throw CocoaError(.fileReadNoSuchFile) }
+        self.stream = stream
         let parser = XMLParser(stream: stream)
         parser.shouldResolveExternalEntities = false
         parser.delegate = self

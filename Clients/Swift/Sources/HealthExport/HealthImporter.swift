@@ -11,6 +11,9 @@ public struct HealthImporter: Sendable {
     public struct Summary: Sendable, Hashable, CustomStringConvertible {
         /// `<Record>` elements read (skipped ones of a resumed run included).
         public var records = 0
+        /// Bytes of the export read so far, and its size: the progress bar's fraction.
+        public var bytesRead: Int64 = 0
+        public var fileSize: Int64 = 0
         /// Records skipped because an earlier run pushed them.
         public var resumedPast = 0
         /// Samples sent.
@@ -68,9 +71,11 @@ public struct HealthImporter: Sendable {
 
         defer { channel.cancel() }
         var summary = Summary()
+        summary.fileSize = ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.int64Value ?? 0
         while let batch = await channel.next() {
             defer { channel.release() }
             summary.records = batch.records
+            summary.bytesRead = batch.bytesRead
             summary.resumedPast = min(done, batch.records)
             summary.unknownTypes = batch.unknownTypes
             summary.unreadable = batch.unreadable
@@ -110,7 +115,8 @@ public struct HealthImporter: Sendable {
     private static func parse(file: URL, mapper: RecordMapper, skip: Int, batchSize: Int, channel: BatchChannel) {
         var batch = Batch()
         var records = 0
-        let parser = HealthExportParser { record in
+        weak var parser: HealthExportParser?
+        let reader = HealthExportParser { record in
             records += 1
             guard records > skip else { return true }
             switch mapper.sample(record) {
@@ -120,19 +126,22 @@ public struct HealthImporter: Sendable {
             }
             if batch.samples.count >= batchSize {
                 batch.records = records
+                batch.bytesRead = parser?.bytesRead ?? 0
                 let carried = batch
                 batch = Batch(unknownTypes: carried.unknownTypes, unreadable: carried.unreadable)
                 return channel.put(carried)
             }
             return true
         }
+        parser = reader
         do {
-            try parser.parse(contentsOf: file)
+            try reader.parse(contentsOf: file)
         } catch {
             batch.error = error
         }
         batch.records = records
-        batch.skippedElements = parser.skipped
+        batch.bytesRead = reader.bytesRead
+        batch.skippedElements = reader.skipped
         _ = channel.put(batch)
         channel.finish()
     }
@@ -142,6 +151,7 @@ public struct HealthImporter: Sendable {
 struct Batch: @unchecked Sendable {
     var samples: [SampleDraft] = []
     var records = 0
+    var bytesRead: Int64 = 0
     var unknownTypes: [String: Int] = [:]
     var unreadable: [String: Int] = [:]
     var skippedElements: [String: Int] = [:]

@@ -11,9 +11,11 @@ public struct SQLiteError: Error, CustomStringConvertible {
 /// One SQLite connection, used from one task at a time (not `Sendable`).
 final class SQLiteDatabase {
     /// A bound or read value.
-    enum Value { case null, integer(Int64), real(Double), text(String) }
+    enum Value: Hashable { case null, integer(Int64), real(Double), text(String) }
 
     private var handle: OpaquePointer?
+    /// Prepared statements by SQL text, reused (a mirror runs the same few statements per sample).
+    private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating) the database at `path`, WAL mode.
     init(path: String) throws {
@@ -27,14 +29,19 @@ final class SQLiteDatabase {
         try execute("PRAGMA synchronous = FULL")
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
 
     /// Runs `sql` with `values` bound in order; returns the rows.
     @discardableResult
     func execute(_ sql: String, _ values: [Value] = []) throws -> [[Value]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw error() }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value {
@@ -61,6 +68,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    @discardableResult
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
@@ -71,6 +79,15 @@ final class SQLiteDatabase {
             _ = try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The statement for `sql`, prepared once.
+    private func prepared(_ sql: String) throws -> OpaquePointer? {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw error() }
+        statements[sql] = statement
+        return statement
     }
 
     private func error() -> SQLiteError {

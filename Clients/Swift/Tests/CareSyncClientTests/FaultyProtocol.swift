@@ -10,9 +10,18 @@ final class FaultyProtocol: URLProtocol {
     /// One request's fate.
     enum Fault: Sendable { case unavailable(retryAfter: Int), forwardThenDrop, pass }
 
+    /// One request as it reached the protocol, and the request id its answer carried (when it got one).
+    struct Seen {
+        var method: String
+        var url: URL?
+        var idempotencyKey: String?
+        var requestID: String?
+        var answeredRequestID: String?
+    }
+
     struct State {
         var script: [Fault] = []
-        var requests: [(method: String, idempotencyKey: String?)] = []
+        var requests: [Seen] = []
     }
     static let state = Locked(State())
     /// A plain session to the real server.
@@ -33,9 +42,11 @@ final class FaultyProtocol: URLProtocol {
     override func startLoading() {
         var forwarded = request
         if forwarded.httpBody == nil, let stream = request.httpBodyStream { forwarded.httpBody = Self.read(stream) }
-        let fault = Self.state.withLock { state -> Fault in
-            state.requests.append((forwarded.httpMethod ?? "GET", forwarded.value(forHTTPHeaderField: "Idempotency-Key")))
-            return state.script.isEmpty ? .pass : state.script.removeFirst()
+        let (fault, position) = Self.state.withLock { state -> (Fault, Int) in
+            state.requests.append(Seen(method: forwarded.httpMethod ?? "GET", url: forwarded.url,
+                                       idempotencyKey: forwarded.value(forHTTPHeaderField: "Idempotency-Key"),
+                                       requestID: forwarded.value(forHTTPHeaderField: "X-Request-ID")))
+            return (state.script.isEmpty ? .pass : state.script.removeFirst(), state.requests.count - 1)
         }
         nonisolated(unsafe) let this = self
         let request = forwarded
@@ -51,7 +62,9 @@ final class FaultyProtocol: URLProtocol {
             case .pass:
                 do {
                     let (data, response) = try await Self.upstream.data(for: request)
-                    this.answer(response as! HTTPURLResponse, data)
+                    let http = response as! HTTPURLResponse
+                    Self.state.withLock { $0.requests[position].answeredRequestID = http.value(forHTTPHeaderField: "X-Request-ID") }
+                    this.answer(http, data)
                 } catch {
                     this.client?.urlProtocol(this, didFailWithError: error)
                 }

@@ -131,11 +131,13 @@ final class LiveServer: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The value of the Prometheus counter `name` (summed over labels) from `/metrics`.
-    func metric(_ name: String) async throws -> Double {
+    /// The value of the Prometheus counter `name` (summed over labels; only lines containing `matching`, if
+    /// given) from `/metrics`.
+    func metric(_ name: String, matching: String? = nil) async throws -> Double {
         let (data, _) = try await URLSession.shared.data(from: url.appendingPathComponent("metrics"))
         return String(decoding: data, as: UTF8.self).split(separator: "\n")
             .filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+            .filter { line in matching.map { line.contains($0) } ?? true }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0, +)
     }

@@ -50,7 +50,7 @@ import Testing
         let reader = try SQLiteReplica(path: path, patient: "alice")
         var seen = 0
         for _ in 0..<1_000 {
-            seen = (try? reader.samples().count) ?? 0
+            seen = (try? reader.count()) ?? 0
             if seen > 0 { break }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -65,6 +65,85 @@ import Testing
         let held = try reader.samples()
         #expect(held.count == 5_000)
         #expect(held == (try await Story.serverSamples(device)))
+    }
+
+    @Test func aReplicaPointedAtAnotherServerResetsAndVerifiesWithoutARepair() async throws {
+        let first = try LiveServer(), second = try LiveServer()
+        _ = try await first.device().push(patient: "alice", samples: Story.steps(40, prefix: "first"))
+        _ = try await second.device().push(patient: "alice", samples: Story.steps(25, prefix: "second"))
+        let replica = try SQLiteReplica(path: try Self.replicaPath(), patient: "alice")
+        try await replica.mirror(from: first.device())
+        try Self.markSuspect(replica)   // a row changed in place before the move: the reset forgets it too
+
+        var events: [String] = []
+        try await replica.mirror(from: second.device(), limit: 10) { event in
+            switch event {
+            case .applied(.reset(let problem)): events.append(problem.code)
+            case .applied: break
+            case .verified(_, let differing): events.append("verified \(differing)")
+            case .repaired(let types, _): events.append("repaired \(types)")
+            }
+        }
+        #expect(events == ["invalidAnchor", "verified []"])
+        let truth = try await Story.serverSamples(second.device())
+        #expect(try replica.samples() == truth)
+        #expect(try replica.figures().checksums == ReplicaChecksums(samples: truth.values))
+    }
+
+    @Test func bloodPressurePairsKeepBothValues() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        let at = Story.date("2020-06-18T15:00:00Z")
+        let pushed = try await device.push(patient: "alice", samples: [
+            .bloodPressure(systolic: 120, diastolic: 80, start: at, end: at, syncIdentifier: "cuff-1", syncVersion: 1),
+            .bloodPressure(systolic: 16, diastolic: 10.5, unit: "kPa", start: at.addingTimeInterval(60), end: at.addingTimeInterval(60)),
+        ])
+        #expect(pushed.count(.inserted) == 2)
+        let replica = try SQLiteReplica(path: try Self.replicaPath(), patient: "alice")
+        try await replica.mirror(from: device)
+        let held = try replica.samples()
+        #expect(held == (try await Story.serverSamples(device)))
+        #expect(held.values.contains { $0.components == ["bloodPressureSystolic": 120, "bloodPressureDiastolic": 80] && $0.value == 120 })
+    }
+
+    @Test func aReplicaFromBeforeChecksumsGetsItsFiguresFromItsRowsAndItsPairsAgain() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        let at = Story.date("2020-06-18T15:00:00Z")
+        _ = try await device.push(patient: "alice", samples: Story.steps(120)
+                                  + [.bloodPressure(systolic: 120, diastolic: 80, start: at, end: at, syncIdentifier: "cuff-1", syncVersion: 1)])
+        let path = try Self.replicaPath()
+        try await SQLiteReplica(path: path, patient: "alice").mirror(from: device, limit: 50)
+        // Back to the first schema: no digest or components columns, no figures, no triggers, user_version 0.
+        let old = try SQLiteDatabase(path: path)
+        for sql in ["DROP TRIGGER samples_checksum_insert", "DROP TRIGGER samples_checksum_delete", "DROP TRIGGER samples_checksum_update",
+                    "DROP TABLE replica_checksums", "DROP TABLE repair_samples", "ALTER TABLE samples DROP COLUMN digest",
+                    "ALTER TABLE samples DROP COLUMN components", "PRAGMA user_version = 0"] {
+            try old.execute(sql)
+        }
+
+        let replica = try SQLiteReplica(path: path, patient: "alice")
+        let truth = try await Story.serverSamples(device)
+        let figures = try replica.figures()
+        #expect(figures.checksums == ReplicaChecksums(samples: truth.values), "the figures are not those of the rows")
+        #expect(figures.suspect == ["bloodPressure"], "pairs stored without their components should be read again")
+        _ = try await device.delete(patient: "alice", syncIdentifiers: ["steps-3"])
+        var events: [String] = []
+        try await replica.mirror(from: device) { event in
+            switch event {
+            case .applied: break
+            case .verified(_, let differing): events.append("verified \(differing)")
+            case .repaired(let types, _): events.append("repaired \(types)")
+            }
+        }
+        #expect(events == ["verified [\"bloodPressure\"]", "repaired [\"bloodPressure\"]", "verified []"])
+        #expect(try replica.samples() == (try await Story.serverSamples(device)))
+    }
+
+    /// Changes a row's version in place, which marks its type suspect.
+    static func markSuspect(_ replica: SQLiteReplica) throws {
+        try replica.database.execute("UPDATE samples SET sync_version = sync_version + 1 WHERE rowid = (SELECT min(rowid) FROM samples)")
+        #expect(try replica.figures().suspect == ["stepCount"])
     }
 
     @Test func aReplicaOfAnotherPatientIsRefused() throws {

@@ -16,7 +16,7 @@ import Testing
     func aLargeExportParsesInBoundedMemory() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-large-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: file) }
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let handle = try FileHandle(forWritingTo: file)
         handle.write(Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n".utf8))
         let record = #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2020-06-16 10:00:00 -0700" endDate="2020-06-16 10:00:00 -0700" value="72"><MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/></Record>"# + "\n"

@@ -2,8 +2,11 @@ import Foundation
 import Testing
 @testable import CareSyncClient
 
+/// Tests that share ``FaultyProtocol``'s one script run one at a time.
+@Suite(.serialized) enum FaultInjection {}
+
 /// Pushing samples: batches, idempotency keys, retries.
-@Suite(.serialized) struct PushTests {
+extension FaultInjection { @Suite struct PushTests {
     static let fast = RetryPolicy(maxAttempts: 6, baseDelay: .milliseconds(20), maxDelay: .milliseconds(200))
 
     @Test func batchesSplitAtTheLimitAndResultsIndexTheWholePush() async throws {
@@ -67,4 +70,5 @@ import Testing
         #expect(pushed.count(.inserted) == 3)
         #expect(try await server.metric("caresync_rate_limited_total") >= 1)
     }
+}
 }
