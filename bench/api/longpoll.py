@@ -8,18 +8,7 @@ distribution of (answer received - commit acknowledged) over all waiters.
 """
 import asyncio, json, sys, time, urllib.parse
 
-async def request(host, port, method, path, token, body=None):
-    reader, writer = await asyncio.open_connection(host, port)
-    data = json.dumps(body).encode() if body is not None else b""
-    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n"
-    if body is not None:
-        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
-    writer.write(head.encode() + b"\r\n" + data)
-    await writer.drain()
-    raw = await reader.read()
-    writer.close()
-    status = int(raw.split(b" ", 2)[1])
-    return status, raw.split(b"\r\n\r\n", 1)[1]
+from rawhttp import request
 
 async def metric(host, port, name):
     reader, writer = await asyncio.open_connection(host, port)

@@ -8,17 +8,7 @@ connection. Once every stream answered its head, one sample is posted; the scrip
 """
 import asyncio, json, sys, time, urllib.parse
 
-async def request(host, port, method, path, token, body=None):
-    reader, writer = await asyncio.open_connection(host, port)
-    data = json.dumps(body).encode() if body is not None else b""
-    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n"
-    if body is not None:
-        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
-    writer.write(head.encode() + b"\r\n" + data)
-    await writer.drain()
-    raw = await reader.read()
-    writer.close()
-    return int(raw.split(b" ", 2)[1]), raw.split(b"\r\n\r\n", 1)[1]
+from rawhttp import request
 
 async def main():
     base, device, patient, writer_token = sys.argv[1:5]

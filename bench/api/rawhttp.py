@@ -1,0 +1,16 @@
+"""One HTTP/1.1 request per connection over asyncio, for the API benchmarks that hold many connections."""
+import asyncio, json
+
+
+async def request(host, port, method, path, token, body=None):
+    """Sends one request (JSON body if given) and returns (status, body bytes)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    data = json.dumps(body).encode() if body is not None else b""
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n"
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+    writer.write(head.encode() + b"\r\n" + data)
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    return int(raw.split(b" ", 2)[1]), raw.split(b"\r\n\r\n", 1)[1]
