@@ -21,12 +21,13 @@ RUN --mount=type=cache,target=/src/.build,id=caresync-swift-build \
     && cp "$bin/caresync" /out/caresync \
     && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /out/ \;
 
-# ---- Runtime stage: slim Debian with only the SQLite, zlib and libpq runtime libraries.
+# ---- Runtime stage: slim Debian with only the SQLite, zlib, libpq and libcurl runtime libraries (libcurl and the
+# CA certificates for webhook deliveries through FoundationNetworking).
 FROM debian:bookworm-slim AS runtime
 # Versions follow bookworm's security updates rather than a pin that would go stale.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libpq5 \
+    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libpq5 libcurl4 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 caresync \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home \

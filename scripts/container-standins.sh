@@ -4,7 +4,8 @@
 #   runtime (debian:bookworm-slim): `debootstrap --variant=minbase bookworm`, plus a tiny offline
 #     apt repository holding libsqlite3-0 and zlib1g, since builds get no network; the Dockerfile's
 #     unchanged `apt-get update && apt-get install` then works as it does against Debian's mirror.
-#     libpq5 (and its dozen dependencies) comes preinstalled instead, so installing it is a no-op.
+#     libpq5, libcurl4 and ca-certificates (and their dependencies) come preinstalled instead, so installing
+#     them is a no-op.
 #   build (swift:6.3-bookworm): the same kind of root with the -dev packages the official Swift
 #     image has, this machine's toolchain (/opt/swift, without debugger and editor tools), a
 #     copy of /opt/swift-packages and the same git `url.insteadOf` settings, so
@@ -17,7 +18,7 @@ source "$(dirname "$0")/container-env.sh"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 build_packages=binutils,git,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libncurses6,libsqlite3-dev,libstdc++-12-dev,libxml2-dev,pkg-config,tzdata,zlib1g-dev,ca-certificates,unzip,libpq-dev
 runtime_debs=(libsqlite3-0 zlib1g)
-runtime_packages=libpq5
+runtime_packages=libpq5,libcurl4,ca-certificates
 swift_version="$(/opt/swift/usr/bin/swift --version 2>/dev/null | head -n 1)"
 
 # debootstrap ROOT [--include=...]: a cached minbase bookworm root.
