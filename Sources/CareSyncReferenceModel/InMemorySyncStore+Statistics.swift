@@ -8,8 +8,8 @@ extension InMemorySyncStore {
         let plan = try StatisticsPlan(query)
         let first = plan.startMilliseconds, last = plan.endMilliseconds
         let samples = read { state in
-            state.live.values.lazy.map(\.sample).filter { sample in
-                guard state.live[sample.uuid]?.patient == patient, sample.value(for: query.type) != nil else { return false }
+            state.live.values.lazy.filter { $0.patient == patient }.map(\.sample).filter { sample in
+                guard sample.value(for: query.type) != nil else { return false }
                 if query.excludeUserEntered, sample.metadata["wasUserEntered"] == .bool(true) { return false }
                 if let sources = query.sources, !sources.contains(sample.source) { return false }
                 let start = SyncRules.milliseconds(sample.start), end = SyncRules.milliseconds(sample.end)

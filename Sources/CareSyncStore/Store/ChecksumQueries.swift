@@ -36,9 +36,14 @@ enum ChecksumQueries {
         return figures
     }
 
+    /// Whether `checksums` was never filled (a database from before 0004).
+    static func needsFill(_ db: Connection) throws -> Bool {
+        try db.scalarInt64("SELECT count(*) FROM store_meta WHERE key = 'checksums'") == 0
+    }
+
     /// Fills `checksums` from the live samples, once, for a database that had samples before 0004.
     static func fillIfNeeded(_ db: Connection) throws {
-        guard try db.scalarInt64("SELECT count(*) FROM store_meta WHERE key = 'checksums'") == 0 else { return }
+        guard try needsFill(db) else { return }
         var sums: [[String]: TypeChecksum] = [:]
         _ = try db.fetchAll("SELECT patient, type, uuid, sync_version FROM samples") { row in
             if let uuid = row.uuid(2) {

@@ -27,7 +27,10 @@ public final class SQLiteSyncStore: SyncStore {
     public init(database: Database) throws {
         self.database = database
         self.storeID = try database.read { try StoreQueries.storeID($0) }
-        try database.write { try ChecksumQueries.fillIfNeeded($0) }
+        // A write only for a database from before 0004; every other open only reads.
+        if try database.read({ try ChecksumQueries.needsFill($0) }) {
+            try database.write { try ChecksumQueries.fillIfNeeded($0) }
+        }
     }
 
     /// Opens the database at `path`, applies the migrations of `migrationsDirectory`, and opens the store.
