@@ -43,7 +43,9 @@ public protocol SyncStore: Sendable {
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums
 
     /// Webhook outbox entries after `id`, oldest first: one per commit and patient whose feed it changed, recorded
-    /// in that commit's transaction (a write that rolls back leaves none). `WebhookStore.fanOut` consumes them.
+    /// in that commit's transaction (a write that rolls back leaves none) while at least one webhook subscription
+    /// exists; with none, a commit records nothing, so a store without webhooks pays nothing for them.
+    /// `WebhookStore.fanOut` consumes them.
     func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry]
 
     /// The current version of a report, or nil.

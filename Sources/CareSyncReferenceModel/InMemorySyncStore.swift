@@ -95,8 +95,23 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         }
     }
 
-    /// The highest outbox id handed out: a new subscription receives only later entries.
-    var outboxWatermark: Int64 { read { $0.outboxHead } }
+    /// Runs `add` under the lock with the highest outbox id handed out (the new subscription receives only later
+    /// entries), and counts the subscription if it returns. The lock order is this store's, then the webhook store's.
+    func subscribe(_ add: (Int64) throws -> Void) rethrows {
+        try withState { state in
+            try add(state.outboxHead)
+            state.subscriptions += 1
+        }
+    }
+
+    /// Runs `remove` under the lock and uncounts a subscription if it removed one.
+    func unsubscribe(_ remove: () -> Bool) -> Bool {
+        withState { state in
+            guard remove() else { return false }
+            state.subscriptions -= 1
+            return true
+        }
+    }
 
     /// The most recently updated report with this id (any source), or nil.
     public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {

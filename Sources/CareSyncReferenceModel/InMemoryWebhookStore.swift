@@ -34,10 +34,11 @@ public final class InMemoryWebhookStore: WebhookStore {
     }
 
     public func createSubscription(_ subscription: WebhookSubscription) throws {
-        let watermark = sync.outboxWatermark
-        try state.withLock { s in
-            guard s[subscription.id] == nil else { throw WebhookStoreError.alreadyExists(subscription.id) }
-            s[subscription.id] = Subscription(record: subscription, watermark: watermark)
+        try sync.subscribe { watermark in
+            try state.withLock { s in
+                guard s[subscription.id] == nil else { throw WebhookStoreError.alreadyExists(subscription.id) }
+                s[subscription.id] = Subscription(record: subscription, watermark: watermark)
+            }
         }
     }
 
@@ -72,7 +73,7 @@ public final class InMemoryWebhookStore: WebhookStore {
     }
 
     public func deleteSubscription(id: String) throws -> Bool {
-        state.withLock { s in s.removeValue(forKey: id) != nil }
+        sync.unsubscribe { state.withLock { s in s.removeValue(forKey: id) != nil } }
     }
 
     public func replay(subscription id: String, fromSequence: Int64, now: Date) throws -> Int? {

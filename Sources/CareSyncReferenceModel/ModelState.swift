@@ -41,6 +41,8 @@ struct ModelState: Sendable {
     var outbox: [OutboxEntry] = []
     /// The highest outbox id handed out.
     var outboxHead: Int64 = 0
+    /// Webhook subscriptions that exist: with none, commits record no outbox entry.
+    var subscriptions = 0
 
     /// Takes the next sequence and records what it points at.
     mutating func append(_ slot: Slot, patient: String) -> Int64 {
@@ -52,6 +54,7 @@ struct ModelState: Sendable {
 
     /// Records the outbox entries of a commit that changed `patients`, at the current head.
     mutating func recordOutbox(_ patients: Set<String>, storeID: String, now: Date) {
+        guard subscriptions > 0 else { return }
         let anchor = headAnchor(storeID).encoded
         for patient in patients.sorted() {
             outboxHead += 1

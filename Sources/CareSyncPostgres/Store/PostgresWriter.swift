@@ -54,7 +54,8 @@ final class PostgresWriter: SyncTransaction {
         for (key, duration) in longest {
             try db.query("""
                 INSERT INTO sample_spans (patient, type, max_duration_ms) VALUES ($1, $2, $3)
-                ON CONFLICT (patient, type) DO UPDATE SET max_duration_ms = greatest(sample_spans.max_duration_ms, excluded.max_duration_ms)
+                ON CONFLICT (patient, type) DO UPDATE SET max_duration_ms = excluded.max_duration_ms
+                WHERE excluded.max_duration_ms > sample_spans.max_duration_ms
                 """, [.text(key.patient), .text(key.type), .int64(duration)])
         }
         longest = [:]

@@ -2,10 +2,14 @@ import CareSyncCore
 import Foundation
 
 /// The webhook outbox (`migrations/postgresql/0003_webhooks.sql`): written by every write transaction that changed a
-/// feed (while it holds the head row, so ids follow commit order), read and emptied by `PostgresWebhookStore.fanOut`.
+/// feed while a subscription exists (holding the head row, so ids follow commit order), read and emptied by `PostgresWebhookStore.fanOut`.
 enum PostgresOutbox {
-    /// Records one entry per changed patient, at the transaction's head, inside the write transaction.
+    /// Records one entry per changed patient, at the transaction's head, inside the write transaction; nothing while
+    /// no subscription exists. The writer holds the head row, and `createSubscription` takes it too, so this read
+    /// (a statement after the lock, under READ COMMITTED) sees every subscription created before this commit.
     static func record(_ db: PostgresConnection, patients: Set<String>, anchor: Anchor, now: Date) throws {
+        guard !patients.isEmpty,
+              try db.query("SELECT EXISTS (SELECT 1 FROM webhook_subscriptions)").first({ try $0.bool(0) }) == true else { return }
         let encoded = anchor.encoded
         for patient in patients.sorted() {
             try db.query("INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms) VALUES ($1, $2, $3, $4)",

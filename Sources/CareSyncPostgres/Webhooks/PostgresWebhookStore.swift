@@ -16,6 +16,8 @@ public final class PostgresWebhookStore: WebhookStore {
 
     public func createSubscription(_ s: WebhookSubscription) throws {
         try database.write { db in
+            // Between writers: one that commits after this sees the subscription and records its outbox entries.
+            _ = try db.query("SELECT seq FROM store_head FOR UPDATE")
             let inserted = try db.query("""
                 INSERT INTO webhook_subscriptions (id, url, secret, events, created_at_ms, outbox_watermark)
                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING

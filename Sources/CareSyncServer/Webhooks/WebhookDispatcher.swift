@@ -9,9 +9,9 @@ import Synchronization
 /// `WebhookBackoff` until `retryForHours` after the first attempt, then marked failed and the next goes on.
 ///
 /// Every step is recorded in the store before the next, so a process killed at any point redelivers at most the
-/// attempt it was making (at-least-once). It wakes on every commit that changed a feed (`ChangeNotifier.onSignal`),
-/// when an attempt ends, when the next retry falls due, and at least every `pollInterval` (changes committed by other
-/// PostgreSQL instances, admin actions).
+/// attempt it was making (at-least-once). It wakes on the first commit that changed a feed since its last fan-out
+/// (`ChangeNotifier.onSignal`), when an attempt ends, when the next retry falls due, and at least every
+/// `pollInterval` (changes committed by other PostgreSQL instances, admin actions).
 public final class WebhookDispatcher: Sendable {
     /// Outbox entries moved per transaction.
     static let fanOutBatch = 500
@@ -51,9 +51,11 @@ public final class WebhookDispatcher: Sendable {
         self.store = store; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
         self.pollInterval = pollInterval; self.clock = clock; self.random = random
         client = WebhookHTTPClient(timeout: settings.timeout)
+        // Only the first commit since the last fan-out rings: under ingest, thousands of commits a second would
+        // otherwise wake the job as often, each time to find the fan-out spacing not yet passed.
         notifier?.onSignal { [weak self] _ in
-            self?.committed.store(true, ordering: .relaxed)
-            self?.doorbell.ring()
+            guard let self, !committed.exchange(true, ordering: .relaxed) else { return }
+            doorbell.ring()
         }
     }
 

@@ -1,12 +1,14 @@
 import CareSyncCore
 import Foundation
 
-/// The webhook outbox (`migrations/0005_webhooks.sql`): written by every write transaction that changed a feed,
+/// The webhook outbox (`migrations/0005_webhooks.sql`): written by every write transaction that changed a feed
+/// while a subscription exists,
 /// read and emptied by `SQLiteWebhookStore.fanOut`.
 enum OutboxQueries {
-    /// Records one entry per changed patient, at the transaction's head, inside the write transaction.
+    /// Records one entry per changed patient, at the transaction's head, inside the write transaction; nothing while
+    /// no subscription exists (read in the same transaction, so a subscription created before this commit counts).
     static func record(_ db: Connection, patients: [String], head: Int64, storeID: String, now: Date) throws {
-        guard !patients.isEmpty else { return }
+        guard !patients.isEmpty, try db.scalarInt64("SELECT EXISTS (SELECT 1 FROM webhook_subscriptions)") == 1 else { return }
         let anchor = Anchor(storeID: storeID, sequence: head, horizon: try StoreQueries.purgeHorizon(db)).encoded
         for patient in patients {
             try db.execute("INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms) VALUES (?, ?, ?, ?)",

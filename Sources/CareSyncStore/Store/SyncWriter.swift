@@ -162,12 +162,14 @@ public struct SyncWriter: SyncTransaction {
     }
 
     /// Raises `sample_spans` to the longest samples this transaction inserted: one statement per
-    /// (patient, type), not per row. `SQLiteSyncStore.write` calls it before commit. Never lowers a bound.
+    /// (patient, type), not per row, and a row is rewritten only when its bound rises (an unchanged row leaves its
+    /// page clean, one page less per commit). `SQLiteSyncStore.write` calls it before commit. Never lowers a bound.
     func recordSpans() throws {
         guard !statements.longest.isEmpty else { return }
         let raise = try db.cachedStatement("""
             INSERT INTO sample_spans (patient, type, max_duration_ms) VALUES (?, ?, ?)
-            ON CONFLICT (patient, type) DO UPDATE SET max_duration_ms = max(max_duration_ms, excluded.max_duration_ms)
+            ON CONFLICT (patient, type) DO UPDATE SET max_duration_ms = excluded.max_duration_ms
+            WHERE excluded.max_duration_ms > sample_spans.max_duration_ms
             """)
         for (key, duration) in statements.longest {
             try raise.bind(key.patient, at: 1)

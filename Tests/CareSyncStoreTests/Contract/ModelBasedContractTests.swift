@@ -13,21 +13,23 @@ import Testing
     }
 
     /// The stores to run: all, or those named in `CARESYNC_MODEL_STORES` (comma list).
-    static var stores: [ContractStore] {
-        guard let names = ProcessInfo.processInfo.environment["CARESYNC_MODEL_STORES"] else { return ContractStores.all }
+    static var stores: [ContractWebhookStores] {
+        guard let names = ProcessInfo.processInfo.environment["CARESYNC_MODEL_STORES"] else { return ContractStores.webhooks }
         let wanted = Set(names.split(separator: ",").map(String.init))
-        return ContractStores.all.filter { wanted.contains($0.name) }
+        return ContractStores.webhooks.filter { wanted.contains($0.name) }
     }
 
     @Test(arguments: stores)
-    func randomOperationsMatchTheModel(factory: ContractStore) async throws {
+    func randomOperationsMatchTheModel(factory: ContractWebhookStores) async throws {
         try await onDedicatedThread { try Self.runAgainstTheModel(factory) }
     }
 
     /// The body of the test above: seconds of blocking store work, run off the cooperative pool.
-    static func runAgainstTheModel(_ factory: ContractStore) throws {
+    static func runAgainstTheModel(_ factory: ContractWebhookStores) throws {
         let seed = Self.seed
-        var run = ModelBasedRun(store: try factory.make(), seed: seed)
+        let (store, _, webhooks) = try factory.make()
+        try ModelBasedRun.subscribe(webhooks)
+        var run = try ModelBasedRun(store: store, seed: seed)
         let started = Date()
         do {
             try run.run(steps: Self.steps)
@@ -54,8 +56,10 @@ import Testing
     /// The body of the test above, run off the cooperative pool.
     static func expectCaught(_ fault: BrokenStore.Fault) {
         let seed = Self.seed
-        var run = ModelBasedRun(store: BrokenStore(base: InMemorySyncStore(), fault: fault), seed: seed)
+        let base = InMemorySyncStore()
         do {
+            try ModelBasedRun.subscribe(InMemoryWebhookStore(sync: base, access: InMemoryAccessStore()))
+            var run = try ModelBasedRun(store: BrokenStore(base: base, fault: fault), seed: seed)
             try run.run(steps: 600)
             Issue.record("fault \(fault) went unnoticed with seed \(seed)")
         } catch {

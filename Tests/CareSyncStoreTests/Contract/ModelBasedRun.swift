@@ -31,13 +31,23 @@ struct ModelBasedRun {
     var checkpoints: [String: [(store: Anchor, model: Anchor, samples: [UUID: Sample])]] = [:]
     var log: [String] = []
 
-    init(store: any SyncStore, seed: UInt64) {
+    /// A run on `store`, whose database must hold one webhook subscription (`subscribe`) so that its outbox is
+    /// recorded and compared; the model gets the same subscription.
+    init(store: any SyncStore, seed: UInt64) throws {
         self.store = store
         generator = OperationGenerator(seed: seed)
         rng = SeededGenerator(seed: seed ^ 0xA5A5_A5A5)
         // Seeded server uuids too, so a seed replays the model exactly.
         let uuids = SeededUUIDs(seed: seed ^ 0x5A5A_5A5A)
         model = InMemorySyncStore(storeID: "model", makeUUID: { uuids.next() })
+        try Self.subscribe(InMemoryWebhookStore(sync: model, access: InMemoryAccessStore()))
+    }
+
+    /// Subscribes to every patient's changes in `webhooks`, so the outbox of its sync store is recorded.
+    static func subscribe(_ webhooks: any WebhookStore) throws {
+        try webhooks.createSubscription(WebhookSubscription(
+            id: "wh_model", url: "https://clinic.example/model", patients: [], careTeams: [],
+            events: [WebhookSubscription.patientChanged], secret: "whsec_model", createdAt: OperationGenerator.base))
     }
 
     mutating func run(steps: Int) throws {

@@ -2,16 +2,41 @@ import CareSyncCore
 import Foundation
 import Testing
 
-/// The webhook outbox: every commit that changed a feed records (patient, head) in the same transaction, and a write
-/// that throws records nothing.
+/// The webhook outbox: while a subscription exists, every commit that changed a feed records (patient, head) in the
+/// same transaction, and a write that throws records nothing; with no subscription, commits record nothing.
 @Suite struct OutboxContractTests {
     let p = Contract.patient, src = Contract.device, now = Contract.t0
 
     struct Fault: Error {}
 
-    @Test(arguments: ContractStores.all)
-    func aCommitRecordsEachChangedPatientAtItsHead(factory: ContractStore) throws {
-        let store = try factory.make()
+    /// A fresh sync store whose database holds one subscription to every patient.
+    func subscribed(_ factory: ContractWebhookStores) throws -> any SyncStore {
+        let (sync, _, webhooks) = try factory.make()
+        try webhooks.createSubscription(subscription("wh_all"))
+        return sync
+    }
+
+    func subscription(_ id: String) -> WebhookSubscription {
+        WebhookSubscription(id: id, url: "https://clinic.example/\(id)", patients: [], careTeams: [],
+                            events: [WebhookSubscription.patientChanged], secret: "whsec_\(id)", createdAt: now)
+    }
+
+    @Test(arguments: ContractStores.webhooks)
+    func commitsRecordNothingWhileNoSubscriptionExists(factory: ContractWebhookStores) throws {
+        let (store, _, webhooks) = try factory.make()
+        _ = try store.upsert([Contract.makeInput(value: 1)], patient: p, source: src, now: now)
+        #expect(try store.outbox(after: 0, limit: 100).isEmpty)
+        try webhooks.createSubscription(subscription("wh_1"))
+        let second = try store.upsert([Contract.makeInput(value: 2)], patient: p, source: src, now: now)
+        #expect(try store.outbox(after: 0, limit: 100).map(\.sequence) == [second.anchor.sequence])
+        #expect(try webhooks.deleteSubscription(id: "wh_1"))
+        _ = try store.upsert([Contract.makeInput(value: 3)], patient: p, source: src, now: now)
+        #expect(try store.outbox(after: 0, limit: 100).map(\.sequence) == [second.anchor.sequence])
+    }
+
+    @Test(arguments: ContractStores.webhooks)
+    func aCommitRecordsEachChangedPatientAtItsHead(factory: ContractWebhookStores) throws {
+        let store = try subscribed(factory)
         let first = try store.upsert([Contract.makeInput(syncIdentifier: "a", syncVersion: 1)], patient: p, source: src, now: now)
         let both = try store.write { w in
             _ = try w.upsert([Contract.makeInput(value: 2)], patient: p, source: src, now: now)
@@ -30,9 +55,9 @@ import Testing
         #expect(try store.outbox(after: 0, limit: 1) == [entries[0]])
     }
 
-    @Test(arguments: ContractStores.all)
-    func aWriteThatThrowsLeavesNoOutboxEntry(factory: ContractStore) async throws {
-        let store = try factory.make()
+    @Test(arguments: ContractStores.webhooks)
+    func aWriteThatThrowsLeavesNoOutboxEntry(factory: ContractWebhookStores) async throws {
+        let store = try subscribed(factory)
         let (p, src, now) = (self.p, self.src, self.now)
         #expect(throws: Fault.self) {
             try store.write { w in
@@ -52,9 +77,9 @@ import Testing
 
     /// Concurrent writes may share one commit (group commit), each in its own savepoint: the ones that throw take
     /// their outbox entries with them, the others keep theirs.
-    @Test(arguments: ContractStores.all)
-    func concurrentWritesKeepExactlyTheEntriesOfThoseThatCommitted(factory: ContractStore) async throws {
-        let store = try factory.make()
+    @Test(arguments: ContractStores.webhooks)
+    func concurrentWritesKeepExactlyTheEntriesOfThoseThatCommitted(factory: ContractWebhookStores) async throws {
+        let store = try subscribed(factory)
         let (src, now) = (self.src, self.now)
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<16 {
