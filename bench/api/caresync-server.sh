@@ -1,11 +1,16 @@
 # Sourced by the CareSync API benchmarks: a release build on a fresh database in a temporary folder.
-#   caresync_prepare      builds, sets $bin and $work, exports the database settings, cleans up on exit
+#   caresync_prepare      builds (or takes CARESYNC_BIN, e.g. an older build to compare), sets $bin and $work,
+#                         exports the database settings, cleans up on exit
 #   caresync_serve [NAME] starts `caresync serve --port 0` on the environment's database (CARESYNC_DATABASE_URL
 #                         when set: PostgreSQL), sets $pid and $url once it listens; call it again for another instance
 #   caresync_stop         stops every instance started so far
 caresync_prepare() {
-  swift build -c release --product caresync >/dev/null
-  bin="$(swift build -c release --show-bin-path)/caresync"
+  if [ -n "${CARESYNC_BIN:-}" ]; then
+    bin="$CARESYNC_BIN"
+  else
+    swift build -c release --product caresync >/dev/null
+    bin="$(swift build -c release --show-bin-path)/caresync"
+  fi
   work="$(mktemp -d)"
   pid=""
   pids=()
