@@ -1,12 +1,13 @@
 # Sourced by the CareSync API benchmarks: a release build on a fresh database in a temporary folder.
-#   caresync_prepare      builds (or takes CARESYNC_BIN, e.g. an older build to compare), sets $bin and $work,
+#   caresync_prepare      builds (or takes BENCH_BIN, e.g. an older build to compare; not CARESYNC_…:
+#                         the server refuses unknown CARESYNC_ variables), sets $bin and $work,
 #                         exports the database settings, cleans up on exit
 #   caresync_serve [NAME] starts `caresync serve --port 0` on the environment's database (CARESYNC_DATABASE_URL
 #                         when set: PostgreSQL), sets $pid and $url once it listens; call it again for another instance
 #   caresync_stop         stops every instance started so far
 caresync_prepare() {
-  if [ -n "${CARESYNC_BIN:-}" ]; then
-    bin="$CARESYNC_BIN"
+  if [ -n "${BENCH_BIN:-}" ]; then
+    bin="$BENCH_BIN"
   else
     swift build -c release --product caresync >/dev/null
     bin="$(swift build -c release --show-bin-path)/caresync"
