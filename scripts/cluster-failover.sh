@@ -4,7 +4,7 @@
 # leader's Patroni and PostgreSQL (scripts/cluster-failover.py), checks that every write acknowledged with 200
 # is in the feed exactly once and that an anchor from before still reads on, prints the figures, and stops the
 # cluster (scripts/cluster-down.sh; CLUSTER_KEEP=1 keeps it and its logs). Exits non-zero on any failure.
-# About 1.5 minutes; not part of CI. docs/deployment.md has the figures of a run.
+# About 1.5 minutes; .ci/run runs it. docs/deployment.md has the figures of a run.
 #
 #   scripts/cluster-failover.sh
 #   WRITERS=8 FAILOVER_PHASE_SECONDS=15 scripts/cluster-failover.sh

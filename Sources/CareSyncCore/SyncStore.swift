@@ -6,8 +6,9 @@ import Foundation
 /// a higher `syncVersion` replaces the stored sample (which leaves a tombstone; the new one gets a new uuid),
 /// an equal or lower one is ignored. Each committed change takes the next sequence of the store's
 /// change log, so anchors order every change. Writes go through a transaction (`SyncTransaction`), which also
-/// carries the request's audit record and idempotency record. Reads are synchronous and thread-safe.
-public protocol SyncStore: Sendable {
+/// carries the request's audit record and idempotency record. Reads are synchronous and thread-safe. Its
+/// `JobLeases` decide which instance runs the jobs that must run once (tombstone purge, idempotency expiry, webhooks).
+public protocol SyncStore: JobLeases {
     /// The id anchors from this store carry.
     var storeID: String { get }
 

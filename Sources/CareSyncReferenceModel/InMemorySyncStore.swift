@@ -154,4 +154,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
             return before - state.idempotency.count
         }
     }
+
+    /// Always granted: one process per database (memory belongs to its process), so its jobs run there.
+    public func acquireLease(_ job: LeasedJob) throws -> Bool { true }
 }

@@ -154,7 +154,4 @@ public final class InMemoryWebhookStore: WebhookStore {
             return purged
         }
     }
-
-    /// Memory belongs to one process: always the dispatcher.
-    public func acquireDispatcher() throws -> Bool { true }
 }

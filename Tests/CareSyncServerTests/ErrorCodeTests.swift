@@ -150,4 +150,5 @@ struct FailingStore: SyncStore {
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw error }
     func purgeTombstones(before horizon: Date) throws -> Int { throw error }
     func purgeIdempotencyRecords(now: Date) throws -> Int { throw error }
+    func acquireLease(_ job: LeasedJob) throws -> Bool { throw error }
 }

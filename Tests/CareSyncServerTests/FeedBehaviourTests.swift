@@ -166,14 +166,9 @@ enum Shell {
     @Test func concurrentRetriesWriteOnce() async throws {
         try await TestServer.with { server in
             let body: JSONValue = ["samples": [Fixtures.steps(33)]]
-            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, json: body,
-                                              headers: [("Idempotency-Key", "burst")])
-                    }
-                }
-                return try await group.reduce(into: [TestReply]()) { $0.append($1) }
+            let replies = try await Concurrently.replies(8) { _ in
+                try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice, json: body,
+                                      headers: [("Idempotency-Key", "burst")])
             }
             #expect(replies.allSatisfy { $0.status == 200 })
             #expect(Set(replies.map(\.body)).count == 1)

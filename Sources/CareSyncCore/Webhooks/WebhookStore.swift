@@ -13,7 +13,8 @@ public enum WebhookStoreError: Error, Hashable, Sendable {
 ///
 /// The dispatcher moves outbox entries into per-subscription deliveries (`fanOut`), attempts the head of each
 /// unpaused subscription's queue (`heads`) and records each attempt (`record`). Every step is one transaction, so
-/// a crash between steps repeats an attempt at worst (at-least-once), never loses or reorders one.
+/// a crash between steps repeats an attempt at worst (at-least-once), never loses or reorders one. One dispatcher
+/// runs per database: the instance holding the sync store's `LeasedJob.webhooks` lease.
 public protocol WebhookStore: Sendable {
     /// Stores a new subscription; from now on the changes it matches queue for it.
     func createSubscription(_ subscription: WebhookSubscription) throws
@@ -37,7 +38,4 @@ public protocol WebhookStore: Sendable {
     func record(_ attempt: WebhookAttempt) throws
     /// Forgets delivered and failed deliveries completed before `before` (they can no longer be replayed).
     func purgeDeliveries(completedBefore before: Date) throws -> Int
-    /// Whether this process may dispatch now: one dispatcher per database (PostgreSQL: a session lock that another
-    /// instance takes over when this one dies; SQLite and memory: always).
-    func acquireDispatcher() throws -> Bool
 }

@@ -95,13 +95,3 @@ enum Gzip {
         return false
     }
 }
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
-    }
-}

@@ -25,6 +25,7 @@ public final class PostgresSyncStore: SyncStore {
     public let notifier = ChangeNotifier()
     let ordering: ChangeOrdering
     private let listener: PostgresChangeListener
+    private let leases: PostgresJobLeases
 
     /// A store over a migrated database (`PostgresMigrator` must have applied `migrations/postgresql`).
     public convenience init(database: PostgresDatabase) throws {
@@ -41,6 +42,7 @@ public final class PostgresSyncStore: SyncStore {
             return id
         }
         self.storeID = storeID
+        leases = PostgresJobLeases(configuration: database.configuration, storeID: storeID)
         listener = PostgresChangeListener(configuration: database.configuration,
                                           channel: PostgresChangeListener.channel(storeID: storeID), notifier: notifier)
     }
@@ -158,6 +160,10 @@ public final class PostgresSyncStore: SyncStore {
     }
 
     // MARK: Jobs
+
+    /// Whether this instance holds `job`'s lease, taking it when free (`PostgresJobLeases`: released when this
+    /// store closes or its process dies, then taken by another instance).
+    public func acquireLease(_ job: LeasedJob) throws -> Bool { try leases.acquire(job) }
 
     /// Purges tombstones deleted before `horizon`; anchors below the highest purged sequence become expired.
     /// Holds the head row like a write, so no change commits below the new horizon while it runs.

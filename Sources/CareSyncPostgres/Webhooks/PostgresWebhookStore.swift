@@ -3,15 +3,13 @@ import Foundation
 
 /// Webhook subscriptions and deliveries in the PostgreSQL database (`migrations/postgresql/0003_webhooks.sql`), fed
 /// by the outbox `PostgresSyncStore` writes in each write transaction, with the SQLite store's rules. Every instance
-/// runs a dispatcher; only the one holding the store's dispatcher lock (`PostgresDispatcherLock`) dispatches.
+/// runs a dispatcher; only the one holding the sync store's `LeasedJob.webhooks` lease (`PostgresJobLeases`) dispatches.
 public final class PostgresWebhookStore: WebhookStore {
     let database: PostgresDatabase
-    private let lock: PostgresDispatcherLock
 
     /// The webhook store of `store`'s database.
     public init(store: PostgresSyncStore) {
         database = store.database
-        lock = PostgresDispatcherLock(configuration: store.database.configuration, key: "caresync.webhooks.\(store.storeID)")
     }
 
     public func createSubscription(_ s: WebhookSubscription) throws {
@@ -164,7 +162,4 @@ public final class PostgresWebhookStore: WebhookStore {
                          [.int64(SyncRules.milliseconds(before))]).affected
         }
     }
-
-    /// Whether this instance holds the store's dispatcher lock (taking it when free).
-    public func acquireDispatcher() throws -> Bool { try lock.acquire() }
 }

@@ -148,7 +148,7 @@ public final class CareSyncAPI: Sendable {
     /// Parses a JSON request body: 415 for another content type, 400 for bad JSON.
     func jsonBody(_ request: Request) throws -> JSONValue {
         if let type = request.header("Content-Type") {
-            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let media = type.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
             guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {
                 throw HTTPError.unsupportedMediaType("Send JSON with Content-Type: application/json.")
             }

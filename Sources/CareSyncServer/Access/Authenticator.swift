@@ -25,13 +25,13 @@ public final class Authenticator: Sendable {
 
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.
     public func authenticate(authorization: String?, now: Date) throws -> Principal {
-        guard let header = authorization?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { throw HTTPError.missingToken }
+        guard let header = authorization?.trimmingSpaces(), !header.isEmpty else { throw HTTPError.missingToken }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw HTTPError.invalidToken("The Authorization header must be 'Bearer <token>'.", error: "invalid_request")
         }
-        let presented = parts[1].trimmingCharacters(in: .whitespaces)
-        let invalid = HTTPError.invalidToken("The token is invalid, expired or revoked.")
+        let presented = String(parts[1].trimmingSpaces())
+        var invalid: HTTPError { HTTPError.invalidToken("The token is invalid, expired or revoked.") }
         guard let id = TokenSecret.id(of: presented) else { throw invalid }
         let hash = TokenSecret.hash(presented)
         // An unknown id still costs one comparison, so timing does not tell ids apart.

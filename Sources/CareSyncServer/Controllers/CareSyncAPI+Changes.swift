@@ -111,7 +111,7 @@ extension CareSyncAPI {
     static func parseTypes(_ text: String, field: String, fail: (String, String) -> Void) -> Set<SampleType>? {
         var set = Set<SampleType>()
         for name in text.split(separator: ",", omittingEmptySubsequences: true) {
-            let n = name.trimmingCharacters(in: .whitespaces)
+            let n = String(name.trimmingSpaces())
             if let t = SampleType(rawValue: n) { set.insert(t) } else { fail(field, "unknown sample type '\(n)'") }
         }
         return set

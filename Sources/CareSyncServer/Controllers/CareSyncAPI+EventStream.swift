@@ -11,7 +11,7 @@ extension CareSyncAPI {
         try await patientScoped(request, context, action: "changes.stream") { principal, patient in
             var feed = try self.feedParameters(request, patient: patient)
             // An EventSource reconnects to the same URL with the last id it saw: that wins over `anchor=`.
-            if let id = request.header("Last-Event-ID")?.trimmingCharacters(in: .whitespaces), !id.isEmpty {
+            if let id = request.header("Last-Event-ID").map({ String($0.trimmingSpaces()) }), !id.isEmpty {
                 feed.query.anchor = try AnchorWire.decode(id)
             }
             feed.query.types = principal.readable(feed.query.types)
@@ -31,7 +31,7 @@ extension CareSyncAPI {
         guard let accept = request.header("Accept") else { return false }
         var stream = 0.0, json = 0.0
         for range in accept.split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = range.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
             guard let media = parts.first else { continue }
             let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             switch media {

@@ -21,7 +21,7 @@ extension CareSyncAPI {
         var problems: [ValidationProblem] = []
         func fail(_ field: String, _ message: String) { problems.append(ValidationProblem(index: nil, field: field, message: message)) }
         func list(_ name: String) -> [String]? {
-            request.queryList(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+            request.queryList(name).map { $0.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty } }
         }
         func date(_ name: String, required: Bool) -> Date? {
             guard let text = request.query(name) else { if required { fail(name, "is required (RFC 3339)") }; return nil }

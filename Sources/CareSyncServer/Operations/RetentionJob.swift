@@ -4,8 +4,9 @@ import Foundation
 import Logging
 
 /// The background retention job: purges tombstones older than `retention.tombstoneDays`, at start
-/// and then every `interval`. Anchors below the purge horizon then answer 410 `anchorExpired`,
-/// so a client that could have missed a purged deletion restarts from no anchor.
+/// and then every `interval`, on the instance holding the `LeasedJob.retention` lease (others skip each run).
+/// Anchors below the purge horizon then answer 410 `anchorExpired`, so a client that could have missed a
+/// purged deletion restarts from no anchor.
 public final class RetentionJob: Sendable {
     /// How long tombstones are kept.
     public let retention: Duration
@@ -37,12 +38,15 @@ public final class RetentionJob: Sendable {
         date.addingTimeInterval(-TimeInterval(retention.components.seconds))
     }
 
-    /// Purges once; returns how many tombstones went. Failures are logged and rethrown.
+    /// Purges once when this instance holds the retention lease; returns how many tombstones went, or nil when
+    /// another instance holds it (the run is skipped). Failures are logged and rethrown.
     @discardableResult
-    public func runOnce() throws -> Int {
+    public func runOnce() throws -> Int? {
         let horizon = horizon(at: now())
         do {
-            let purged = try store.purgeTombstones(before: horizon)
+            guard let purged = try store.runLeased(.retention, logger: logger, { try store.purgeTombstones(before: horizon) }) else {
+                return nil
+            }
             metrics?.recordTombstonesPurged(purged)
             logger.info("retention.purged", metadata: [
                 "retention.tombstones": .stringConvertible(purged),

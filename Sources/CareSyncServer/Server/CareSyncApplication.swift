@@ -51,19 +51,19 @@ public final class CareSyncApplication: Sendable {
     }
 
     /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
-    /// hourly purge of expired idempotency records and the webhook dispatcher. Returns the bound port (the chosen
-    /// one for port 0).
+    /// hourly purge of expired idempotency records and the webhook dispatcher, each running only while this
+    /// instance holds its lease (`JobLeases`). Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
         let retention = RetentionJob(store: api.store, retentionDays: configuration.tombstoneRetentionDays,
                                      metrics: api.metrics, logger: logger)
         retention.start()
+        let expiry = IdempotencyExpiryJob(store: api.store, logger: logger)
         let purge = Task { [api, logger] in
             while !Task.isCancelled {
                 do {
-                    let store = api.store, now = Date()
-                    _ = try await api.executor.run { try store.purgeIdempotencyRecords(now: now) }
+                    _ = try await api.executor.run { try expiry.runOnce(now: Date()) }
                 } catch {
                     logger.error("idempotency.purge_failed", metadata: ["error": "\(type(of: error))"])
                 }
@@ -127,8 +127,8 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
-    let webhooks = WebhookDispatcher(store: stores.webhooks, settings: configuration.webhooks, notifier: stores.sync.notifier,
-                                     metrics: metrics, logger: logger)
+    let webhooks = WebhookDispatcher(store: stores.webhooks, leases: stores.sync, settings: configuration.webhooks,
+                                     notifier: stores.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: stores.sync, access: stores.access, webhooks: stores.webhooks,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, metrics: metrics,

@@ -11,7 +11,8 @@ import Synchronization
 /// Every step is recorded in the store before the next, so a process killed at any point redelivers at most the
 /// attempt it was making (at-least-once). It wakes on the first commit that changed a feed since its last fan-out
 /// (`ChangeNotifier.onSignal`), when an attempt ends, when the next retry falls due, and at least every
-/// `pollInterval` (changes committed by other PostgreSQL instances, admin actions).
+/// `pollInterval` (changes committed by other PostgreSQL instances, admin actions). It does all this only while its
+/// instance holds the `LeasedJob.webhooks` lease: one dispatcher per database, however many instances.
 public final class WebhookDispatcher: Sendable {
     /// Outbox entries moved per transaction.
     static let fanOutBatch = 500
@@ -22,6 +23,7 @@ public final class WebhookDispatcher: Sendable {
     static let fanOutSpacing: Duration = .milliseconds(100)
 
     private let store: any WebhookStore
+    private let leases: any JobLeases
     private let settings: Configuration.Webhooks
     private let client: WebhookHTTPClient
     private let executor: BlockingExecutor
@@ -41,14 +43,14 @@ public final class WebhookDispatcher: Sendable {
         var ended: [String: Int] = [:]
     }
 
-    /// A job over `store`, woken by `notifier`'s commits. `clock` and `random` (in [0, 1), the backoff's jitter) are
-    /// injectable for tests.
-    public init(store: any WebhookStore, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
+    /// A job over `store`, running while `leases` grants it the webhooks lease, woken by `notifier`'s commits. `clock`
+    /// and `random` (in [0, 1), the backoff's jitter) are injectable for tests.
+    public init(store: any WebhookStore, leases: any JobLeases, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
                 executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
                 logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
                 clock: @escaping @Sendable () -> Date = { Date() },
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        self.store = store; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
+        self.store = store; self.leases = leases; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
         self.pollInterval = pollInterval; self.clock = clock; self.random = random
         client = WebhookHTTPClient(timeout: settings.timeout)
         // Only the first commit since the last fan-out rings: under ingest, thousands of commits a second would
@@ -88,8 +90,8 @@ public final class WebhookDispatcher: Sendable {
         while !Task.isCancelled {
             var wait = pollInterval
             do {
-                let store = self.store
-                if try await executor.run({ try store.acquireDispatcher() }) {
+                let (store, leases) = (self.store, self.leases)
+                if try await executor.run({ try leases.acquireLease(.webhooks) }) {
                     // Fan out after a commit (other instances' commits: every poll), at most every `fanOutSpacing`.
                     let sinceFanOut = ContinuousClock.now - lastFanOut
                     if committed.exchange(false, ordering: .relaxed) || sinceFanOut >= pollInterval {

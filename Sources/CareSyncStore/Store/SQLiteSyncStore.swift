@@ -145,4 +145,7 @@ public final class SQLiteSyncStore: SyncStore {
             return purged
         }
     }
+
+    /// Always granted: one process per database (a SQLite file is served by one `caresync serve`), so its jobs run there.
+    public func acquireLease(_ job: LeasedJob) throws -> Bool { true }
 }

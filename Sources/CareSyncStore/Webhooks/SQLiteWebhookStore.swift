@@ -2,7 +2,7 @@ import CareSyncCore
 import Foundation
 
 /// Webhook subscriptions and deliveries in the SQLite database (`migrations/0005_webhooks.sql`), fed by the outbox
-/// `SQLiteSyncStore` writes in each write transaction. One process owns the file, so it is always the dispatcher.
+/// `SQLiteSyncStore` writes in each write transaction. One process serves the file, so its dispatcher always runs.
 public final class SQLiteWebhookStore: WebhookStore {
     let database: Database
 
@@ -165,7 +165,4 @@ public final class SQLiteWebhookStore: WebhookStore {
             return db.changes
         }
     }
-
-    /// One process owns a SQLite file: always the dispatcher.
-    public func acquireDispatcher() throws -> Bool { true }
 }

@@ -103,13 +103,20 @@ final class TestServer: Sendable {
         directory.remove()
     }
 
-    /// Sends a request with an optional bearer token and JSON body.
-    func send(_ method: String, _ path: String, token: String? = nil, json: JSONValue? = nil,
-              body: [UInt8]? = nil, headers: [(String, String)] = []) async throws -> TestReply {
+    /// The headers and body of a request with an optional bearer token and JSON body.
+    static func request(token: String?, json: JSONValue?, body: [UInt8]?,
+                        headers: [(String, String)]) -> (headers: [(String, String)], body: [UInt8]) {
         var all = headers
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         var bytes = body ?? []
         if let json { bytes = json.serialized(); all.append(("Content-Type", "application/json")) }
+        return (all, bytes)
+    }
+
+    /// Sends a request with an optional bearer token and JSON body.
+    func send(_ method: String, _ path: String, token: String? = nil, json: JSONValue? = nil,
+              body: [UInt8]? = nil, headers: [(String, String)] = []) async throws -> TestReply {
+        let (all, bytes) = Self.request(token: token, json: json, body: body, headers: headers)
         switch mode {
         case .live:
             return try await TestHTTPClient.send(port: port, method: method, path: path, headers: all, body: bytes)

@@ -24,7 +24,7 @@ struct WebhookDispatcherHarness {
         settings.retryInitial = .milliseconds(50)
         settings.retryMax = .milliseconds(50)
         let offset = self.offset
-        dispatcher = WebhookDispatcher(store: webhooks, settings: settings, notifier: sync.notifier, pollInterval: .milliseconds(50),
+        dispatcher = WebhookDispatcher(store: webhooks, leases: sync, settings: settings, notifier: sync.notifier, pollInterval: .milliseconds(50),
                                        clock: { Date().addingTimeInterval(offset.current) }, random: { 0.5 })
     }
 

@@ -45,6 +45,7 @@ struct BrokenStore: SyncStore {
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
     func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }
     func purgeIdempotencyRecords(now: Date) throws -> Int { try base.purgeIdempotencyRecords(now: now) }
+    func acquireLease(_ job: LeasedJob) throws -> Bool { try base.acquireLease(job) }
 }
 
 /// The model's transaction with the store's fault applied to what is written.

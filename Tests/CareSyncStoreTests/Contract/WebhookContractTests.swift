@@ -167,6 +167,5 @@ import Testing
         _ = try change(s, "bob")
         _ = try s.webhooks.fanOut(limit: 100, now: now)
         #expect(try drain(s, "wh_1").map { "\($0.sequence) \($0.patient)" } == ["1 bob"])
-        #expect(try s.webhooks.acquireDispatcher())
     }
 }

@@ -1,0 +1,117 @@
+import CareSyncCore
+import CareSyncTestSupport
+import Foundation
+import Testing
+@testable import CareSyncServer
+
+/// The API's feed, idempotency and long-poll guarantees with two instances on one PostgreSQL database, over real
+/// sockets (`TwoInstances`): what a load balancer sending each request to either instance must not break. Runs
+/// when `CARESYNC_TEST_POSTGRES_URL` names a server (scripts/ci-postgres.sh), skipped otherwise.
+@Suite(.enabled(if: postgresTestServerURL != nil, "CARESYNC_TEST_POSTGRES_URL names no server"))
+struct TwoInstanceAPITests {
+    static let samples = "/v1/patients/alice/samples", changes = "/v1/patients/alice/changes"
+
+    @Test func aReaderPagingThroughBothInstancesGetsEveryChangeOnce() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            var reader = FeedReader()
+            for round in 0..<6 {
+                let writer = 1 + round % 2, other = 2 - round % 2
+                let batch: [JSONValue] = (0..<3).map { Fixtures.steps(Double(round * 10 + $0), id: "r\(round)-\($0)", version: 1, hour: $0) }
+                #expect(try await servers.send(writer, "POST", Self.samples, token: t.aliceDevice, json: ["samples": .array(batch)]).status == 200)
+                if round > 0 {  // tombstones through the other instance: the last round's first sample replaced, its second deleted
+                    let replaced = try await servers.send(other, "POST", Self.samples, token: t.aliceDevice,
+                                                          json: ["samples": [Fixtures.steps(99, id: "r\(round - 1)-0", version: 2)]])
+                    let deleted = try await servers.send(other, "POST", Self.samples + "/delete", token: t.aliceDevice,
+                                                         json: ["syncIdentifiers": [.string("r\(round - 1)-1")]])
+                    #expect(replaced.status == 200 && deleted.json["results"]?[0]?["outcome"] == "deleted", "\(deleted.text)")
+                }
+                try await reader.readToHead(servers, token: t.aliceDevice)
+            }
+            // 18 first versions and 5 second ones, each once; 10 tombstones, each once and of a sample read before.
+            #expect(reader.samples.count == 23 && Set(reader.samples).count == 23, "\(reader.samples)")
+            #expect(reader.deleted.count == 10 && Set(reader.deleted).count == 10, "\(reader.deleted)")
+            #expect(Set(reader.deleted).isSubset(of: Set(reader.samples)))
+            // The reader's replica is what a fresh read finds, and its last anchor (from one) is the head on both.
+            let fresh = try await servers.send(1, "GET", Self.changes + "?limit=5000", token: t.aliceDevice)
+            #expect(Set(fresh.json["samples"]?.arrayValue?.compactMap { $0["uuid"]?.stringValue } ?? [])
+                    == Set(reader.samples).subtracting(reader.deleted))
+            let last = try #require(reader.anchor)
+            for instance in [1, 2] {
+                let head = try await servers.send(instance, "GET", Self.changes + "?anchor=\(last)", token: t.aliceDevice)
+                #expect(head.status == 200 && head.json["samples"]?.arrayValue?.isEmpty == true
+                        && head.json["deletedObjects"]?.arrayValue?.isEmpty == true, "\(head.text)")
+            }
+        }
+    }
+
+    @Test func oneKeyPostedToBothInstancesStoresOnceAndReplaysTheFirstAnswer() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            let body: JSONValue = ["samples": [Fixtures.steps(10)]]  // no sync identifier: a second insert would duplicate it
+            let key = ("Idempotency-Key", "retry-1")
+            let first = try await servers.send(1, "POST", Self.samples, token: t.aliceDevice, json: body, headers: [key])
+            let again = try await servers.send(2, "POST", Self.samples, token: t.aliceDevice, json: body, headers: [key])
+            #expect(first.status == 200 && again.status == 200)
+            #expect(again.body == first.body)
+            #expect(first.header("Idempotent-Replayed") == nil && again.header("Idempotent-Replayed") == "true")
+            for instance in [1, 2] {  // the same key with another body: refused on either
+                let other = try await servers.send(instance, "POST", Self.samples, token: t.aliceDevice,
+                                                   json: ["samples": [Fixtures.steps(11)]], headers: [key])
+                other.expectProblem(422, "validationFailed")
+                #expect(other.json["errors"]?[0]?["field"] == "Idempotency-Key")
+                let feed = try await servers.send(instance, "GET", Self.changes, token: t.aliceDevice)
+                #expect(feed.json["samples"]?.arrayValue?.map { $0["value"] } == [10])
+            }
+        }
+    }
+
+    @Test func concurrentRetriesThroughBothInstancesWriteOnce() async throws {
+        try await TwoInstances.with { servers in
+            let body: JSONValue = ["samples": [Fixtures.steps(33)]]
+            let replies = try await Concurrently.replies(8) { attempt in  // half through each instance
+                try await servers.send(1 + attempt % 2, "POST", Self.samples, token: servers.tokens.aliceDevice, json: body,
+                                       headers: [("Idempotency-Key", "burst")])
+            }
+            #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.map(\.text))")
+            #expect(Set(replies.map(\.body)).count == 1)
+            #expect(replies.filter { $0.header("Idempotent-Replayed") == nil }.count == 1)
+            let feed = try await servers.send(2, "GET", Self.changes, token: servers.tokens.aliceDevice)
+            #expect(feed.json["samples"]?.arrayValue?.count == 1)
+        }
+    }
+
+    @Test func aLongPollParkedOnOneInstanceWakesOnACommitThroughTheOther() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            let head = try await servers.send(2, "GET", Self.changes, token: t.aliceDevice)
+            let anchor = try #require(head.json["anchor"]?.stringValue)
+            async let polled = servers.send(2, "GET", Self.changes + "?anchor=\(anchor)&wait=20", token: t.aliceDevice)
+            try await Eventually.until { servers.two.api.notifier.waiterCount == 1 }
+            let committed = ContinuousClock.now
+            #expect(try await servers.send(1, "POST", Self.samples, token: t.aliceDevice, json: ["samples": [Fixtures.steps(42)]]).status == 200)
+            let reply = try await polled
+            let waited = ContinuousClock.now - committed
+            #expect(reply.status == 200 && reply.json["samples"]?.arrayValue?.map { $0["value"] } == [42], "\(reply.text)")
+            #expect(waited < .seconds(3), "answered \(waited) after the commit: it should wake on the NOTIFY, not at its 20 s deadline")
+        }
+    }
+
+    @Test func anEventStreamOnOneInstanceCarriesACommitThroughTheOther() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            let head = try await servers.send(2, "GET", Self.changes, token: t.aliceDevice)
+            let anchor = try #require(head.json["anchor"]?.stringValue)
+            let stream = try await EventStreamClient.open(port: servers.port(2), path: Self.changes + "?anchor=\(anchor)", token: t.aliceDevice)
+            defer { stream.close() }
+            #expect(stream.status == 200)
+            try await Eventually.until { servers.two.api.notifier.waiterCount == 1 }
+            let committed = ContinuousClock.now
+            #expect(try await servers.send(1, "POST", Self.samples, token: t.aliceDevice, json: ["samples": [Fixtures.steps(43)]]).status == 200)
+            let events = try await stream.read { event in event.json["samples"]?.arrayValue?.contains { $0["value"] == 43 } == true }
+            let waited = ContinuousClock.now - committed
+            #expect(events.last?.json["samples"]?.arrayValue?.map { $0["value"] } == [43])
+            #expect(waited < .seconds(3), "streamed \(waited) after the commit: it should wake on the NOTIFY")
+        }
+    }
+}
