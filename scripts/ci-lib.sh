@@ -6,6 +6,7 @@
 #   ci_stop                      SIGTERM, and fails unless serve exits 0
 #   ci_postgres                  a throwaway PostgreSQL 15 (initdb in a temporary folder, a free loopback port,
 #                                run as an unprivileged user); sets $pg_url; stopped and removed on exit
+#   ci_postgres durable          the same with fsync, synchronous_commit and full_page_writes on (benchmarks)
 
 repo="$(pwd)"
 server_pid=""
@@ -47,13 +48,15 @@ ci_postgres() {
   [ "$(id -u)" = 0 ] && chown postgres:postgres "$pg_dir"
   local port
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  # Throwaway data: no fsync. Trust on loopback only (initdb's default for local connections).
+  # Throwaway data: no fsync, unless `durable`. Trust on loopback only (initdb's default for local connections).
+  local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${1:-}" = durable ] && durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
   (cd "$pg_dir" && ci_as_pg_user "$pg_bin/initdb" -D "$pg_dir/data" -U caresync --auth=trust -E UTF8 --no-locale --no-sync >"$pg_dir/initdb.log")
   (cd "$pg_dir" && ci_as_pg_user "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w start -o \
-    "-p $port -k $pg_dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    "-p $port -k $pg_dir -c listen_addresses=127.0.0.1 -c max_connections=300 $durability" \
     >/dev/null) || { cat "$pg_dir/server.log"; exit 1; }
   pg_url="postgresql://caresync@127.0.0.1:$port/postgres"
-  echo "postgresql at $pg_url"
+  echo "postgresql at $pg_url (${durability//-c /})"
 }
 
 ci_workdir() {

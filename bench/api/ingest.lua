@@ -1,10 +1,11 @@
 -- wrk script: POST batches of $BATCH samples (default 500) to $TARGET_PATH with $AUTH, each request
 -- carrying new samples (one a minute, moving forward in time, never repeated), as a device uploading
 -- what it recorded since its last push does. FORMAT=kinto wraps the same samples in Kinto's /batch.
+-- STRETCH shifts the threads' stretches of time, so two wrk processes at once post different samples.
 local batch = tonumber(os.getenv("BATCH") or "500")
 local kinto = os.getenv("FORMAT") == "kinto"
 local records = os.getenv("KINTO_RECORDS") or "/buckets/bench/collections/ingest/records"
-local threads = 0
+local threads = tonumber(os.getenv("STRETCH") or "0")
 wrk.method = "POST"
 wrk.path = os.getenv("TARGET_PATH")
 wrk.headers["Content-Type"] = "application/json"

@@ -47,3 +47,16 @@ public struct IdempotencyClaim: Sendable {
         self.key = key; self.requestHash = requestHash; self.now = now; self.lifetime = lifetime
     }
 }
+
+extension IdempotencyClaim {
+    /// The keyed-write rule, inside the store's write transaction: `stored` (the key's unexpired record) of the same
+    /// request is replayed and of another request refused; with none, `body` runs and `save` records its answer.
+    public func perform<Value>(stored: IdempotencyRecord?, _ body: () throws -> WriteAnswer<Value>,
+                               save: (IdempotencyRecord) throws -> Void) throws -> IdempotentWriteResult<Value> {
+        if let stored { return stored.requestHash == requestHash ? .replayed(stored) : .keyReused }
+        let answer = try body()
+        try save(IdempotencyRecord(requestHash: requestHash, status: answer.status, response: answer.response,
+                                   createdAt: now, expiresAt: now.addingTimeInterval(lifetime)))
+        return .performed(answer.value)
+    }
+}

@@ -17,6 +17,8 @@ public enum PostgresValue: Hashable, Sendable {
     case bool(Bool)
     /// `uuid`, binary (16 bytes).
     case uuid(UUID)
+    /// A one-dimensional array, binary (`= ANY($1)`, `unnest($1, $2, …)`); make one with `array(_:)`.
+    case array(PostgresArray)
 }
 
 extension PostgresValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
@@ -50,6 +52,7 @@ extension PostgresValue {
         case .bytes: PostgresType.bytea
         case .bool: PostgresType.bool
         case .uuid: PostgresType.uuid
+        case .array(let a): a.typeOID
         }
     }
 
@@ -71,6 +74,7 @@ extension PostgresValue {
         case .bytes(let b): buffer.append(contentsOf: b)
         case .bool(let b): buffer.append(b ? 1 : 0)
         case .uuid(let u): withUnsafeBytes(of: u.uuid) { buffer.append(contentsOf: $0) }
+        case .array(let a): a.encode(into: &buffer)
         }
     }
 }

@@ -14,23 +14,20 @@ extension PostgresSyncStore {
         }
     }
 
-    /// The keyed write inside its transaction: replay, refuse, or run and record.
+    /// The keyed write inside its transaction: replay, refuse, or run and record (`IdempotencyClaim.perform`).
     private static func keyed<Value: Sendable>(
         _ w: PostgresWriter, claim: IdempotencyClaim, _ body: (any SyncTransaction) throws -> WriteAnswer<Value>
     ) throws -> IdempotentWriteResult<Value> {
-        let (key, requestHash, now, lifetime) = (claim.key, claim.requestHash, claim.now, claim.lifetime)
-        if let record = try record(w.db, key: key, now: now) {
-            return record.requestHash == requestHash ? .replayed(record) : .keyReused
+        try claim.perform(stored: try record(w.db, key: claim.key, now: claim.now), { try body(w) }) { record in
+            try w.db.query("""
+                INSERT INTO idempotency_records (scope, key, request_hash, status, response, created_at_ms, expires_at_ms)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+                  response = excluded.response, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms
+                """, [.text(claim.key.scope), .text(claim.key.key), .bytes(record.requestHash), .int64(Int64(record.status)),
+                      .bytes(record.response), .int64(SyncRules.milliseconds(record.createdAt)),
+                      .int64(SyncRules.milliseconds(record.expiresAt))])
         }
-        let answer = try body(w)
-        try w.db.query("""
-            INSERT INTO idempotency_records (scope, key, request_hash, status, response, created_at_ms, expires_at_ms)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-              response = excluded.response, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms
-            """, [.text(key.scope), .text(key.key), .bytes(requestHash), .int64(Int64(answer.status)), .bytes(answer.response),
-                  .int64(SyncRules.milliseconds(now)), .int64(SyncRules.milliseconds(now.addingTimeInterval(lifetime)))])
-        return .performed(answer.value)
     }
 
     /// The unexpired record of `key`, if any (read-only lookup, e.g. before parsing a large body).

@@ -13,22 +13,18 @@ extension SQLiteSyncStore {
         }
     }
 
-    /// The keyed write inside its transaction: replay, refuse, or run and record.
+    /// The keyed write inside its transaction: replay, refuse, or run and record (`IdempotencyClaim.perform`).
     private static func keyed<Value: Sendable>(
         _ w: SyncWriter, claim: IdempotencyClaim, _ body: (any SyncTransaction) throws -> WriteAnswer<Value>
     ) throws -> IdempotentWriteResult<Value> {
-        let (key, requestHash, now, lifetime) = (claim.key, claim.requestHash, claim.now, claim.lifetime)
-        if let record = try record(w.db, key: key, now: now) {
-            return record.requestHash == requestHash ? .replayed(record) : .keyReused
+        try claim.perform(stored: try record(w.db, key: claim.key, now: claim.now), { try body(w) }) { record in
+            try w.db.execute("""
+                INSERT OR REPLACE INTO idempotency_records
+                  (scope, key, request_hash, status, response, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.text(claim.key.scope), .text(claim.key.key), .blob(record.requestHash), .integer(Int64(record.status)),
+                      .blob(record.response), .integer(SyncRules.milliseconds(record.createdAt)),
+                      .integer(SyncRules.milliseconds(record.expiresAt))])
         }
-        let answer = try body(w)
-        let (value, status, response) = (answer.value, answer.status, answer.response)
-        try w.db.execute("""
-            INSERT OR REPLACE INTO idempotency_records
-              (scope, key, request_hash, status, response, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [.text(key.scope), .text(key.key), .blob(requestHash), .integer(Int64(status)), .blob(response),
-                  .integer(SyncRules.milliseconds(now)), .integer(SyncRules.milliseconds(now.addingTimeInterval(lifetime)))])
-        return .performed(value)
     }
 
     /// The unexpired record of `key`, if any (read-only lookup, e.g. before parsing a large body).

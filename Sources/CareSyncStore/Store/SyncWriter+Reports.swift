@@ -14,23 +14,7 @@ extension SyncWriter {
         if plan.outcome == .ignored, let row {
             return (.ignored, try ReportQueries.report(db, patient: patient, row: row))
         }
-        for action in plan.actions {
-            switch action {
-            case .keep:
-                continue
-            case let .replace(_, old, new):
-                try tombstone(old, patient: patient, now: now)
-                try insert(new, patient: patient, source: source)
-            case let .insert(_, new):
-                // A sample posted directly under the derived identifier gives way to the report (as the model).
-                if let id = new.syncIdentifier, let squatter = try liveSample(patient: patient, source: source, syncIdentifier: id) {
-                    try tombstone(squatter, patient: patient, now: now)
-                }
-                try insert(new, patient: patient, source: source)
-            case let .delete(_, old):
-                try tombstone(old, patient: patient, now: now)
-            }
-        }
+        try applyReportActions(plan.actions, patient: patient, source: source, now: now)
         let newRow = ReportQueries.Row(source: source, syncIdentifier: input.syncIdentifier, syncVersion: input.syncVersion,
                                        weekStart: input.weekStart, timeZone: input.timeZone,
                                        keys: input.samples.map(\.key), updatedAt: SyncRules.milliseconds(now))

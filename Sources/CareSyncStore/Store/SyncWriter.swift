@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Every change takes the next sequence by inserting into `change_log` (AUTOINCREMENT) inside that
 /// transaction, so sequences follow commit order. The decisions themselves are `SyncRules` and
-/// `WeeklyReportPlanner` (CareSyncCore); this type only reads and writes rows.
+/// `WeeklyReportPlanner`, applied by `SampleRowWriter` (CareSyncCore); this type only reads and writes rows.
 /// Not `Sendable`: it wraps a connection that is only valid inside `Database.write`.
-public struct SyncWriter: SyncTransaction {
+public struct SyncWriter: SyncTransaction, SampleRowWriter {
     /// The writer connection, inside a transaction.
     let db: Connection
     let storeID: String
@@ -56,57 +56,18 @@ public struct SyncWriter: SyncTransaction {
 
     /// HealthKit's upsert for a batch, in order; throws `SyncError.conflict` (the caller's transaction rolls back).
     public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
-        var results: [UpsertItemResult] = []
-        results.reserveCapacity(samples.count)
-        for (index, input) in samples.enumerated() {
-            let byUUID = try input.uuid.map { try existing(uuid: $0) } ?? .unknown
-            let byKey = try input.syncIdentifier.map { try liveSample(patient: patient, source: source, syncIdentifier: $0) } ?? nil
-            switch SyncRules.upsertDecision(incoming: input, patient: patient, source: source, byUUID: byUUID, byKey: byKey) {
-            case .insert:
-                let uuid = try insert(input, patient: patient, source: source)
-                results.append(UpsertItemResult(index: index, uuid: uuid, outcome: .inserted))
-            case .replace(let old):
-                try tombstone(old, patient: patient, now: now)
-                let uuid = try insert(input, patient: patient, source: source)
-                results.append(UpsertItemResult(index: index, uuid: uuid, outcome: .replaced))
-            case .ignore(let reason, let existing):
-                results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
-            case .conflict(let message):
-                throw SyncError.conflict("samples[\(index)]: \(message)")
-            }
-        }
-        return results
+        try applyUpsert(samples, patient: patient, source: source, now: now)
     }
 
     /// Deletes the caller's own samples by uuid, then by sync identifier; each deletion leaves a tombstone.
     public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
-        var results: [DeleteItemResult] = []
-        for uuid in uuids {
-            let found = try db.fetchOne("SELECT patient, \(SampleRow.sampleColumns) FROM samples WHERE uuid = ?",
-                                        [.blob(uuid.bytes)]) { ($0.string(0), try SampleRow.decodeSample($0, offset: 1)) }
-            guard let (owner, sample) = found, owner == patient else {
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound)); continue
-            }
-            guard sample.source == source else {
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notOwned)); continue
-            }
-            try tombstone(sample, patient: patient, now: now)
-            results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .deleted, type: sample.type))
-        }
-        for identifier in syncIdentifiers {
-            guard let sample = try liveSample(patient: patient, source: source, syncIdentifier: identifier) else {
-                results.append(DeleteItemResult(uuid: nil, syncIdentifier: identifier, outcome: .notFound)); continue
-            }
-            try tombstone(sample, patient: patient, now: now)
-            results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: identifier, outcome: .deleted, type: sample.type))
-        }
-        return results
+        try applyDelete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
     }
 
     // MARK: Rows
 
     /// The live sample of (patient, source, syncIdentifier), if any.
-    func liveSample(patient: String, source: String, syncIdentifier: String) throws -> Sample? {
+    public func liveSample(patient: String, source: String, syncIdentifier: String) throws -> Sample? {
         let statement = try statements.byKey.get()
         try statement.bind(patient, at: 1)
         try statement.bind(source, at: 2)
@@ -115,7 +76,7 @@ public struct SyncWriter: SyncTransaction {
     }
 
     /// What the store holds under a uuid: a live sample (with its patient), a tombstone, or nothing.
-    func existing(uuid: UUID) throws -> ExistingUUID {
+    public func existing(uuid: UUID) throws -> ExistingUUID {
         if let live = try db.fetchOne("SELECT patient, \(SampleRow.sampleColumns) FROM samples WHERE uuid = ?",
                                       [.blob(uuid.bytes)], { ($0.string(0), try SampleRow.decodeSample($0, offset: 1)) }) {
             return .live(live.1, patient: live.0)
@@ -136,7 +97,7 @@ public struct SyncWriter: SyncTransaction {
 
     /// Stores `input` as a new live sample (the client's uuid, else a new one); returns its uuid.
     @discardableResult
-    func insert(_ input: SampleInput, patient: String, source: String) throws -> UUID {
+    public func insert(_ input: SampleInput, patient: String, source: String) throws -> UUID {
         let uuid = input.uuid ?? TimeOrderedUUID.make()
         let seq = try nextSequence(patient: patient, kind: 0, uuid: uuid)
         let insert = try statements.insert.get()
@@ -196,7 +157,7 @@ public struct SyncWriter: SyncTransaction {
     }
 
     /// Removes a live sample and leaves its tombstone, under the next sequence.
-    func tombstone(_ sample: Sample, patient: String, now: Date) throws {
+    public func tombstone(_ sample: Sample, patient: String, now: Date) throws {
         let inserted = try db.fetchAll("DELETE FROM samples WHERE uuid = ? RETURNING seq", [.blob(sample.uuid.bytes)]) { $0.int64(0) }
         guard inserted.count == 1 else { throw StoreCorruption("tombstoning a sample that is not live") }
         let seq = try nextSequence(patient: patient, kind: 1, uuid: sample.uuid)

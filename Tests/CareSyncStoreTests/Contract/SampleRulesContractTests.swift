@@ -55,6 +55,27 @@ import Testing
     }
 
     @Test(arguments: ContractStores.all)
+    func laterItemsOfABatchSeeEarlierOnes(factory: ContractStore) throws {
+        let store = try factory.make()
+        let stored = try upsert(store, [Contract.makeInput(value: 1, syncIdentifier: "a", syncVersion: 1)])
+        let id = UUID()
+        let withUUID = Contract.makeInput(uuid: id, value: 5, syncIdentifier: "b", syncVersion: 1)
+        let up = try upsert(store, [Contract.makeInput(value: 2, syncIdentifier: "a", syncVersion: 2), withUUID,
+                                    Contract.makeInput(value: 3, syncIdentifier: "a", syncVersion: 3), withUUID,
+                                    Contract.makeInput(value: 4, syncIdentifier: "a", syncVersion: 2),
+                                    Contract.makeInput(value: 6, syncIdentifier: "b", syncVersion: 1)], at: 1)
+        #expect(up.results.map(\.outcome) == [.replaced, .inserted, .replaced, .ignored(.duplicateUUID), .ignored(.olderVersion),
+                                              .ignored(.sameVersion)])
+        #expect(up.results.map(\.uuid)[3...] == [id, up.results[2].uuid, id])
+        let read = try Contract.readAll(store, from: stored.anchor)
+        #expect(read.samples.map(\.value).sorted() == [3, 5])
+        #expect(read.deletedUUIDs == [stored.results[0].uuid, up.results[0].uuid])
+        let again = try store.delete(uuids: [id, id], syncIdentifiers: ["b", "a", "a"], patient: p, source: src, now: now + 2)
+        #expect(again.results.map(\.outcome) == [.deleted, .notFound, .notFound, .deleted, .notFound])
+        #expect(try Contract.readAll(store).samples.isEmpty)
+    }
+
+    @Test(arguments: ContractStores.all)
     func samplesWithoutIdentifierAreAlwaysInserted(factory: ContractStore) throws {
         let store = try factory.make()
         let sample = Contract.makeInput(value: 7)

@@ -29,6 +29,22 @@ struct PostgresConnectionTests {
         #expect(throws: PostgresError.self) { try row.string(0) }  // a bigint is not text
     }
 
+    @Test func arraysRoundTripInBinaryWithNullsAndEmpty() throws {
+        let db = try connection()
+        func elements(_ value: PostgresValue, _ type: String) throws -> [String?] {
+            try db.query("SELECT x::text FROM unnest($1::\(type)[]) WITH ORDINALITY AS t(x, n) ORDER BY n", [value])
+                .map { try $0.optionalString(0) }
+        }
+        let uuid = UUID()
+        #expect(try elements(.array(["a", nil, "é?", ""] as [String?]), "text") == ["a", nil, "é?", ""])
+        #expect(try elements(.array([Int64.min, nil, 7] as [Int64?]), "bigint") == ["-9223372036854775808", nil, "7"])
+        #expect(try elements(.array([0.5, nil] as [Double?]), "float8") == ["0.5", nil])
+        #expect(try elements(.array([true, false]), "boolean") == ["true", "false"])
+        #expect(try elements(.array([uuid]), "uuid") == [uuid.uuidString.lowercased()])
+        #expect(try elements(.array([] as [String?]), "text") == [])
+        #expect(try db.query("SELECT cardinality($1::bigint[])", [.array([] as [Int64?])]).first { try $0.int64(0) } == 0)
+    }
+
     @Test func errorsSayWhatKindTheyAre() throws {
         let db = try connection()
         try db.execute("CREATE TABLE t (id bigint PRIMARY KEY)")
