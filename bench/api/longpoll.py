@@ -8,7 +8,7 @@ distribution of (answer received - commit acknowledged) over all waiters.
 """
 import asyncio, json, sys, time, urllib.parse
 
-from rawhttp import request
+from rawhttp import head_anchor, request
 
 async def metric(host, port, name):
     reader, writer = await asyncio.open_connection(host, port)
@@ -25,12 +25,7 @@ async def main():
     waiters = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
     url = urllib.parse.urlparse(base)
     host, port = url.hostname, url.port
-    status, body = await request(host, port, "GET", f"/v1/patients/{patient}/changes?limit=1", device)
-    head = json.loads(body)["anchor"]
-    # Page to the head so the waiters start with nothing new.
-    while json.loads(body)["hasMore"]:
-        status, body = await request(host, port, "GET", f"/v1/patients/{patient}/changes?limit=5000&anchor={head}", device)
-        head = json.loads(body)["anchor"]
+    head = await head_anchor(host, port, patient, device)
     woke = []
     async def wait_one():
         status, body = await request(host, port, "GET", f"/v1/patients/{patient}/changes?anchor={head}&wait=30", device)

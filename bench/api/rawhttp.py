@@ -14,3 +14,15 @@ async def request(host, port, method, path, token, body=None):
     raw = await reader.read()
     writer.close()
     return int(raw.split(b" ", 2)[1]), raw.split(b"\r\n\r\n", 1)[1]
+
+
+async def head_anchor(host, port, patient, token):
+    """Pages the patient's feed to its end and returns the anchor there, so waiters start with nothing new."""
+    anchor = None
+    while True:
+        path = f"/v1/patients/{patient}/changes?limit=5000" + (f"&anchor={anchor}" if anchor else "")
+        status, body = await request(host, port, "GET", path, token)
+        page = json.loads(body)
+        anchor = page["anchor"]
+        if not page["hasMore"]:
+            return anchor

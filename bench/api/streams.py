@@ -8,19 +8,14 @@ connection. Once every stream answered its head, one sample is posted; the scrip
 """
 import asyncio, json, sys, time, urllib.parse
 
-from rawhttp import request
+from rawhttp import head_anchor, request
 
 async def main():
     base, device, patient, writer_token = sys.argv[1:5]
     count = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
     url = urllib.parse.urlparse(base)
     host, port = url.hostname, url.port
-    status, body = await request(host, port, "GET", f"/v1/patients/{patient}/changes?limit=5000", device)
-    page = json.loads(body)
-    while page["hasMore"]:
-        status, body = await request(host, port, "GET", f"/v1/patients/{patient}/changes?limit=5000&anchor={page['anchor']}", device)
-        page = json.loads(body)
-    head = page["anchor"]
+    head = await head_anchor(host, port, patient, device)
     ready, received = asyncio.Event(), []
     opened = 0
 
