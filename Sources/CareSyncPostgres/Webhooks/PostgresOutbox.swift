@@ -8,13 +8,13 @@ enum PostgresOutbox {
     /// no subscription exists. The writer holds the head row, and `createSubscription` takes it too, so this read
     /// (a statement after the lock, under READ COMMITTED) sees every subscription created before this commit.
     static func record(_ db: PostgresConnection, patients: Set<String>, anchor: Anchor, now: Date) throws {
-        guard !patients.isEmpty,
-              try db.query("SELECT EXISTS (SELECT 1 FROM webhook_subscriptions)").first({ try $0.bool(0) }) == true else { return }
-        let encoded = anchor.encoded
-        for patient in patients.sorted() {
-            try db.query("INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms) VALUES ($1, $2, $3, $4)",
-                         [.text(patient), .int64(anchor.sequence), .text(encoded), .int64(SyncRules.milliseconds(now))])
-        }
+        guard !patients.isEmpty else { return }
+        // One round trip: the check and every patient's row in one statement.
+        try db.query("""
+            INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms)
+            SELECT p.patient, $2, $3, $4 FROM unnest($1::text[]) WITH ORDINALITY AS p(patient, n)
+            WHERE EXISTS (SELECT 1 FROM webhook_subscriptions) ORDER BY p.n
+            """, [.array(patients.sorted()), .int64(anchor.sequence), .text(anchor.encoded), .int64(SyncRules.milliseconds(now))])
     }
 
     /// Entries after `id`, oldest first; `locking` takes their rows (fan-out), so a second dispatcher waits.
