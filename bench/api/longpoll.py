@@ -6,9 +6,9 @@ Each waiter holds GET /v1/patients/PATIENT/changes?anchor=HEAD&wait=30 on its ow
 connection. Once all are parked (per /metrics), one sample is posted; the script prints the
 distribution of (answer received - commit acknowledged) over all waiters.
 """
-import asyncio, json, sys, time, urllib.parse
+import asyncio, json, time
 
-from rawhttp import head_anchor, request
+from rawhttp import arguments, head_anchor, request
 
 async def metric(host, port, name):
     reader, writer = await asyncio.open_connection(host, port)
@@ -21,10 +21,7 @@ async def metric(host, port, name):
     return 0.0
 
 async def main():
-    base, device, patient, writer_token = sys.argv[1:5]
-    waiters = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
-    url = urllib.parse.urlparse(base)
-    host, port = url.hostname, url.port
+    host, port, device, patient, writer_token, waiters = arguments()
     head = await head_anchor(host, port, patient, device)
     woke = []
     async def wait_one():

@@ -1,5 +1,5 @@
 """One HTTP/1.1 request per connection over asyncio, for the API benchmarks that hold many connections."""
-import asyncio, json
+import asyncio, json, sys, urllib.parse
 
 
 async def request(host, port, method, path, token, body=None):
@@ -26,3 +26,11 @@ async def head_anchor(host, port, patient, token):
         anchor = page["anchor"]
         if not page["hasMore"]:
             return anchor
+
+
+def arguments():
+    """BASE_URL DEVICE_TOKEN PATIENT WRITER_TOKEN [COUNT] from the command line: (host, port, device, patient, writer, count)."""
+    base, device, patient, writer = sys.argv[1:5]
+    count = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
+    url = urllib.parse.urlparse(base)
+    return url.hostname, url.port, device, patient, writer, count

@@ -6,15 +6,12 @@ Each stream holds GET /v1/patients/PATIENT/changes with Accept: text/event-strea
 connection. Once every stream answered its head, one sample is posted; the script prints the distribution of
 (event with the sample received - commit acknowledged) over all streams. Prints figures; asserts nothing.
 """
-import asyncio, json, sys, time, urllib.parse
+import asyncio, time
 
-from rawhttp import head_anchor, request
+from rawhttp import arguments, head_anchor, request
 
 async def main():
-    base, device, patient, writer_token = sys.argv[1:5]
-    count = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
-    url = urllib.parse.urlparse(base)
-    host, port = url.hostname, url.port
+    host, port, device, patient, writer_token, count = arguments()
     head = await head_anchor(host, port, patient, device)
     ready, received = asyncio.Event(), []
     opened = 0
