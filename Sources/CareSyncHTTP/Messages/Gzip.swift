@@ -10,30 +10,6 @@ enum Gzip {
         case corrupt
     }
 
-    /// `bytes` compressed as one gzip member.
-    static func compress(_ bytes: [UInt8], level: Int32 = 5) -> [UInt8] {
-        var stream = z_stream()
-        guard caresync_deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK else {
-            return bytes
-        }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
-        var input = bytes
-        let produced: Int = input.withUnsafeMutableBufferPointer { inPtr in
-            output.withUnsafeMutableBufferPointer { outPtr in
-                stream.next_in = inPtr.baseAddress
-                stream.avail_in = uInt(inPtr.count)
-                stream.next_out = outPtr.baseAddress
-                stream.avail_out = uInt(outPtr.count)
-                let status = deflate(&stream, Z_FINISH)
-                return status == Z_STREAM_END ? Int(stream.total_out) : -1
-            }
-        }
-        guard produced >= 0 else { return bytes }
-        output.removeSubrange(produced...)
-        return output
-    }
-
     /// Inflates gzip `bytes` (concatenated members allowed); throws `.tooLarge` as soon as the
     /// output would pass `limit`, so a bomb never allocates more than the limit.
     static func decompress(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
