@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncReferenceModel
 import Foundation
 import Testing
 @testable import CareSyncServer
@@ -26,18 +27,64 @@ import Testing
         }
     }
 
+    /// Random pages, large enough to be written in parts on several cores, say what the generic encoder says:
+    /// timestamps from before 1970 to past year 9999, repeated and changing metadata, escapes, correlations, units.
+    @Test func randomPagesEqualTheGenericEncoding() async {
+        var random = SeededGenerator(seed: 13)
+        let sources = ["org.example.watch", "caresync.device.858e54dca255b504", "quote \" and \\ and \n"]
+        let metadatas: [[String: MetadataValue]] = [[:], ["wasUserEntered": .bool(false)],
+                                                    ["note": .string("tab\there"), "n": .number(2.5), "big": .number(1e15)]]
+        let types: [SampleType] = [.stepCount, .heartRate, .sleepAnalysis, .bloodPressure, .bodyMass, .walkingSpeed]
+        let days: [Int64] = [-719_528, -1, 0, 18_262, 2_932_896, 2_932_897, 3_000_000]  // year 0 … past 9999
+        var samples: [Sample] = []
+        for n in 0..<2_100 {
+            let type = types[Int(random.next() % UInt64(types.count))]
+            let day = days[n / 50 % days.count]
+            let startMs = day * 86_400_000 + Int64(random.next() % 86_400_000)
+            let startDate = Date(timeIntervalSince1970: Double(startMs) / 1000)
+            let endDate = Date(timeIntervalSince1970: Double(startMs + Int64(random.next() % 90_000_000)) / 1000)
+            let value = n % 3 == 0 ? Double(random.next() % 200) : Double(random.next() % 100_000) / 7
+            let synced = n % 4 == 0
+            samples.append(Sample(uuid: UUID(), type: type, value: value, secondValue: type == .bloodPressure ? value / 2 : nil,
+                                  start: startDate, end: endDate, syncIdentifier: synced ? "r/\(n)" : nil,
+                                  syncVersion: synced ? Int64(n) : nil, source: sources[n / 7 % sources.count],
+                                  metadata: metadatas[n / 3 % metadatas.count]))
+        }
+        let page = ChangeSet(samples: samples, deletedObjects: [], anchor: Anchor(storeID: "store", sequence: 9), hasMore: false)
+        for unit in [nil, HealthUnit.named("kg"), HealthUnit.named("count/min")] {
+            let generic: JSONValue = [
+                "samples": .array(samples.map { SampleWire.encode($0, unit: unit) }), "deletedObjects": [],
+                "anchor": .string(AnchorWire.encode(page.anchor)), "hasMore": false,
+            ]
+            let expected = generic.serialized()
+            for cores in 1...3 {
+                await Task.yield()  // a long synchronous test would hold one of the few cooperative threads
+                #expect(FeedWriter.page(page, unit: unit, cores: cores) == expected, "unit \(unit?.symbol ?? "canonical"), cores \(cores)")
+            }
+        }
+    }
+
+    @Test func uuidTextIsUUIDString() {
+        for uuid in [UUID(), UUID(), UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))] {
+            var out = ByteBuffer(capacity: 1)
+            JSONValue.writeUUIDString(uuid, into: &out)
+            #expect(String(decoding: out.bytes(), as: UTF8.self) == uuid.uuidString)
+        }
+    }
+
     @Test(arguments: [Int64.min, -1_000_000_007, -10, -1, 0, 1, 9, 10, 99, 100, 1_592_499_600_500, Int64.max])
     func integersAreWrittenAsSwiftPrintsThem(value: Int64) {
-        var out: [UInt8] = []
+        var out = ByteBuffer(capacity: 1)
         JSONValue.writeInteger(value, into: &out)
-        #expect(String(decoding: out, as: UTF8.self) == String(value))
+        #expect(String(decoding: out.bytes(), as: UTF8.self) == String(value))
     }
 
     @Test func stringsWithAndWithoutEscapesAreWrittenAlike() {
         for text in ["plain", "", "é 🦶", "quote \" back \\ nl \n tab \t ctl \u{01}"] {
-            var fast: [UInt8] = []
+            var fast = ByteBuffer(capacity: 1)
             JSONValue.writeString(text, into: &fast)
-            let parsed = try? JSONSerialization.jsonObject(with: Data(fast), options: .fragmentsAllowed) as? String
+            let parsed = try? JSONSerialization.jsonObject(with: Data(fast.bytes()), options: .fragmentsAllowed) as? String
             #expect(parsed == text, "\(text)")
         }
     }

@@ -33,6 +33,8 @@ struct DigitScanner {
 }
 
 extension Int64 {
-    func floorDiv(_ d: Int64) -> Int64 { let q = self / d; return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q }
-    func floorMod(_ d: Int64) -> Int64 { self - floorDiv(d) * d }
+    /// The quotient rounded toward negative infinity.
+    public func floorDiv(_ d: Int64) -> Int64 { let q = self / d; return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q }
+    /// The remainder of `floorDiv`: from 0 up to (not including) `d` for a positive `d`.
+    public func floorMod(_ d: Int64) -> Int64 { self - floorDiv(d) * d }
 }

@@ -1,33 +1,24 @@
 import CZlib
-import Dispatch
-import Foundation
 
 extension Gzip {
     /// Bodies from this size up are cut into pieces deflated on several cores at once.
     static let parallelPieceBytes = 256 * 1024
-    /// The cores pieces are spread over.
-    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// The window a piece inherits from the bytes before it (deflate's 32 KiB).
     static let windowBytes = 32 * 1024
 
     /// `bytes` compressed as one gzip member. A large body is cut into pieces deflated concurrently, as pigz does:
     /// each piece is primed with the 32 KiB before it and ends byte-aligned (a sync flush), the last one finishes
     /// the stream, and the pieces' CRC-32s are combined. The result is one ordinary gzip member.
-    static func compress(_ bytes: [UInt8], level: Int32 = 5, cores: Int = Gzip.cores) -> [UInt8] {
+    static func compress(_ bytes: [UInt8], level: Int32 = 5, cores: Int = Parallel.cores) -> [UInt8] {
         let pieceCount = max(1, min(cores, bytes.count / parallelPieceBytes))
         let pieceLength = (bytes.count + pieceCount - 1) / max(1, pieceCount)
-        var pieces = [DeflatedPiece?](repeating: nil, count: pieceCount)
-        bytes.withUnsafeBufferPointer { input in
-            pieces.withUnsafeMutableBufferPointer { results in
-                // Each iteration reads the shared input and writes only its own slot.
-                let shared = PieceBuffers(input: input, results: results)
-                let deflateOne: @Sendable (Int) -> Void = { index in
-                    let start = index * pieceLength, end = min(shared.input.count, start + pieceLength)
-                    let primer = UnsafeBufferPointer(rebasing: shared.input[max(0, start - windowBytes)..<start])
-                    shared.results[index] = deflatePiece(UnsafeBufferPointer(rebasing: shared.input[start..<end]),
-                                                         primer: primer, last: index == pieceCount - 1, level: level)
-                }
-                if pieceCount == 1 { deflateOne(0) } else { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: deflateOne) }
+        let pieces = bytes.withUnsafeBufferPointer { input in
+            let shared = SharedInput(input: input)
+            return Parallel.map(pieceCount) { index in
+                let start = index * pieceLength, end = min(shared.input.count, start + pieceLength)
+                return deflatePiece(UnsafeBufferPointer(rebasing: shared.input[start..<end]),
+                                    primer: UnsafeBufferPointer(rebasing: shared.input[max(0, start - windowBytes)..<start]),
+                                    last: index == pieceCount - 1, level: level)
             }
         }
         var crc = crc32(0, nil, 0)
@@ -44,14 +35,13 @@ extension Gzip {
         return out
     }
 
-    /// The body and the pieces' slots, shared by the concurrent iterations (each writes only its own slot).
-    private struct PieceBuffers: @unchecked Sendable {
+    /// The body, read by the concurrent pieces.
+    private struct SharedInput: @unchecked Sendable {
         let input: UnsafeBufferPointer<UInt8>
-        let results: UnsafeMutableBufferPointer<DeflatedPiece?>
     }
 
     /// One piece of a body as raw deflate data, with the CRC-32 and length of its input.
-    struct DeflatedPiece {
+    struct DeflatedPiece: Sendable {
         var bytes: [UInt8]
         var crc: uLong
         var length: Int

@@ -1,84 +1,42 @@
 import CareSyncCore
+import CareSyncHTTP
 
 /// Writes feed pages straight to bytes: the same JSON as `SampleWire.encode` (keys sorted), without
 /// building a dictionary per sample — a 5,000-sample page is the hot path of every device's pull.
 enum FeedWriter {
+    /// Pages with at least this many samples per core are written in parts, one per core, joined in order.
+    static let samplesPerPart = 1_000
+
     /// The body of a `GET …/changes` answer.
-    static func page(_ page: ChangeSet, unit: HealthUnit?) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + page.samples.count * 330 + page.deletedObjects.count * 300)
-        out += #"{"anchor":"#.utf8
+    static func page(_ page: ChangeSet, unit: HealthUnit?, cores: Int = Parallel.cores) -> [UInt8] {
+        var out = ByteBuffer(capacity: 256 + page.samples.count * 330 + page.deletedObjects.count * 300)
+        out.append(#"{"anchor":"#)
         JSONValue.writeString(AnchorWire.encode(page.anchor), into: &out)
-        out += #","deletedObjects":["#.utf8
+        out.append(#","deletedObjects":["#)
         for (n, d) in page.deletedObjects.enumerated() {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
+            if n > 0 { out.append(",") }
             JSONValue.write(SampleWire.encode(d), into: &out)
         }
-        out += #"],"hasMore":"#.utf8
-        out += (page.hasMore ? "true" : "false").utf8
-        out += #","samples":["#.utf8
-        for (n, s) in page.samples.enumerated() {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            sample(s, unit: unit, into: &out)
-        }
-        out += "]}".utf8
-        return out
+        out.append(#"],"hasMore":"#)
+        out.append(page.hasMore ? "true" : "false")
+        out.append(#","samples":["#)
+        for part in samples(page.samples, unit: unit, cores: cores) { out.append(part) }
+        out.append("]}")
+        return out.bytes()
     }
 
-    /// One sample, keys in sorted order as `JSONValue.serialized()` writes them.
-    static func sample(_ s: Sample, unit requested: HealthUnit?, into out: inout [UInt8]) {
-        if s.secondValue != nil {
-            // A correlation (rare in a page): its components, then the same keys as any sample.
-            JSONValue.write(SampleWire.encode(s, unit: requested), into: &out)
-            return
-        }
-        out += #"{"end":""#.utf8
-        RFC3339.write(s.end, into: &out)
-        out += #"","metadata":"#.utf8
-        metadata(s.metadata, into: &out)
-        out += #","source":"#.utf8
-        JSONValue.writeString(s.source, into: &out)
-        out += #","start":""#.utf8
-        RFC3339.write(s.start, into: &out)
-        out += #"""#.utf8
-        out += #","syncIdentifier":"#.utf8
-        if let id = s.syncIdentifier { JSONValue.writeString(id, into: &out) } else { out += "null".utf8 }
-        out += #","syncVersion":"#.utf8
-        if let v = s.syncVersion { JSONValue.writeInteger(v, into: &out) } else { out += "null".utf8 }
-        out += #","type":"#.utf8
-        let definition = s.type.definition
-        JSONValue.writeString(definition.identifier, into: &out)
-        var value = s.value
-        if let canonical = definition.canonicalUnit {
-            var symbol = canonical.symbol
-            // Without `unit=` (the common pull) the stored canonical value goes out unconverted.
-            if requested != nil, let unit = s.type.answerUnit(requested) {
-                value = canonical.convert(s.value, to: unit)
-                symbol = unit.symbol
+    /// The samples as comma-separated JSON objects, written in consecutive parts on up to `cores` cores.
+    static func samples(_ samples: [Sample], unit: HealthUnit?, cores: Int) -> [[UInt8]] {
+        let parts = max(1, min(cores, samples.count / samplesPerPart))
+        let size = (samples.count + parts - 1) / parts
+        return Parallel.map(parts) { part in
+            let range = min(samples.count, part * size)..<min(samples.count, (part + 1) * size)
+            var encoder = FeedSampleEncoder(samples: range.count, unit: unit)
+            for index in range {
+                if index > 0 { encoder.out.append(",") }
+                encoder.sample(samples[index])
             }
-            out += #","unit":"#.utf8
-            JSONValue.writeString(symbol, into: &out)
+            return encoder.out.bytes()
         }
-        out += #","uuid":""#.utf8
-        out += s.uuid.uuidString.utf8
-        out += #"","value":"#.utf8
-        JSONValue.writeNumber(value, into: &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// Metadata as `JSONValue.write` writes the object (keys sorted), without building one per sample.
-    static func metadata(_ metadata: [String: MetadataValue], into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        for (i, key) in metadata.keys.sorted().enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            switch metadata[key]! {
-            case .string(let text): JSONValue.writeString(text, into: &out)
-            case .number(let number): JSONValue.writeNumber(number, into: &out)
-            case .bool(let flag): out += (flag ? "true" : "false").utf8
-            }
-        }
-        out.append(UInt8(ascii: "}"))
     }
 }

@@ -5,27 +5,26 @@ import CareSyncCore
 enum UpsertReplyWriter {
     /// `{"anchor": …, "results": [{"index", "outcome", "reason"?, "uuid"}, …]}`.
     static func body(_ result: UpsertBatchResult) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + result.results.count * 90)
-        out += #"{"anchor":"#.utf8
+        var out = ByteBuffer(capacity: 64 + result.results.count * 90)
+        out.append(#"{"anchor":"#)
         JSONValue.writeString(AnchorWire.encode(result.anchor), into: &out)
-        out += #","results":["#.utf8
+        out.append(#","results":["#)
         for (n, r) in result.results.enumerated() {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            out += #"{"index":"#.utf8
-            out += String(r.index).utf8
+            if n > 0 { out.append(",") }
+            out.append(#"{"index":"#)
+            JSONValue.writeInteger(Int64(r.index), into: &out)
             switch r.outcome {
-            case .inserted: out += #","outcome":"inserted""#.utf8
-            case .replaced: out += #","outcome":"replaced""#.utf8
+            case .inserted: out.append(#","outcome":"inserted""#)
+            case .replaced: out.append(#","outcome":"replaced""#)
             case .ignored(let reason):
-                out += #","outcome":"ignored","reason":"#.utf8
+                out.append(#","outcome":"ignored","reason":"#)
                 JSONValue.writeString(reason.rawValue, into: &out)
             }
-            out += #","uuid":""#.utf8
-            out += r.uuid.uuidString.utf8
-            out += #""}"#.utf8
+            out.append(#","uuid":""#)
+            JSONValue.writeUUIDString(r.uuid, into: &out)
+            out.append(#""}"#)
         }
-        out += "]}".utf8
-        return out
+        out.append("]}")
+        return out.bytes()
     }
 }

@@ -147,6 +147,11 @@ public final class Statement {
     }
     /// Column `index` as text, nil when NULL.
     public func optionalString(_ index: Int32) -> String? { isNull(index) ? nil : string(index) }
+    /// Column `index`'s text as bytes, borrowed for `body` (valid until the next step); nil when NULL.
+    public func withText<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        guard let text = sqlite3_column_text(handle, index) else { return nil }
+        return try body(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
+    }
     /// Column `index` as bytes (NULL reads empty).
     public func bytes(_ index: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, index))

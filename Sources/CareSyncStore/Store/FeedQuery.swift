@@ -42,6 +42,8 @@ enum FeedQuery {
             ORDER BY 2 LIMIT ?\(values.count)
             """
         var samples: [Sample] = []
+        samples.reserveCapacity(min(limit, 10_000))
+        var decoder = SampleRowDecoder()
         var deleted: [DeletedObject] = []
         var count = 0
         var lastSequence = after
@@ -53,7 +55,7 @@ enum FeedQuery {
             if count > limit { break }
             lastSequence = statement.int64(1)
             if statement.int64(0) == 0 {
-                samples.append(try SampleRow.decodeSample(statement, offset: 1))
+                samples.append(try decoder.sample(statement, offset: 1))
             } else {
                 deleted.append(try decodeTombstoneArm(statement))
             }

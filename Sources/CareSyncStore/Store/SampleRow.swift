@@ -10,13 +10,8 @@ enum SampleRow {
 
     /// A sample from a row whose columns are `sampleColumns` starting at `offset`.
     static func decodeSample(_ row: Statement, offset: Int32 = 0) throws -> Sample {
-        Sample(uuid: try uuid(row, offset + 1), type: try type(row, offset + 2), value: row.double(offset + 3),
-               secondValue: row.optionalDouble(offset + 10),
-               start: SyncRules.date(milliseconds: row.int64(offset + 4)),
-               end: SyncRules.date(milliseconds: row.int64(offset + 5)),
-               syncIdentifier: row.optionalString(offset + 6), syncVersion: row.optionalInt64(offset + 7),
-               source: row.string(offset + 8),
-               metadata: try MetadataCoding.decode(row.optionalString(offset + 9)))
+        var decoder = SampleRowDecoder()
+        return try decoder.sample(row, offset: offset)
     }
 
     /// A deleted object from a row whose columns are `tombstoneColumns` starting at `offset`.
@@ -29,12 +24,12 @@ enum SampleRow {
                       deletedAt: SyncRules.date(milliseconds: row.int64(offset + 8)))
     }
 
-    private static func uuid(_ row: Statement, _ index: Int32) throws -> UUID {
+    static func uuid(_ row: Statement, _ index: Int32) throws -> UUID {
         guard let uuid = row.uuid(index) else { throw StoreCorruption("uuid column is not 16 bytes") }
         return uuid
     }
 
-    private static func type(_ row: Statement, _ index: Int32) throws -> SampleType {
+    static func type(_ row: Statement, _ index: Int32) throws -> SampleType {
         let name = row.string(index)
         guard let type = SampleType(rawValue: name) else { throw StoreCorruption("unknown sample type \(name)") }
         return type

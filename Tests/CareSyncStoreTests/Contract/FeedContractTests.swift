@@ -25,6 +25,29 @@ import Testing
         #expect(empty.samples.isEmpty && empty.deletedObjects.isEmpty && !empty.hasMore && empty.anchor == head)
     }
 
+    /// A page mixing more sources, types and metadata than a reader could remember, with texts of equal length
+    /// that differ in one byte, reads back every sample's own fields.
+    @Test(arguments: ContractStores.all)
+    func aMixedPageReadsBackEverySamplesOwnFields(factory: ContractStore) throws {
+        let store = try factory.make()
+        let types: [SampleType] = [.stepCount, .heartRate, .bodyMass]
+        var written: [UUID: (type: SampleType, source: String, metadata: [String: MetadataValue])] = [:]
+        for n in 0..<60 {
+            let type = types[n % 3], source = "org.example.dev\(n % 6)"
+            let metadata: [String: MetadataValue] = n % 7 == 6 ? [:] : ["k": .string("a\(n % 7)"), "wasUserEntered": .bool(n % 2 == 0)]
+            let input = Contract.makeInput(type: type, value: Double(60 + n), start: now + Double(n) * Contract.hour, metadata: metadata)
+            let result = try store.upsert([input], patient: p, source: source, now: now)
+            written[result.results[0].uuid] = (type, source, metadata)
+        }
+        let read = try Contract.readAll(store, limit: 60)
+        #expect(read.samples.count == 60)
+        for sample in read.samples {
+            let expected = try #require(written[sample.uuid])
+            #expect(sample.type == expected.type && sample.source == expected.source && sample.metadata == expected.metadata,
+                    "\(sample)")
+        }
+    }
+
     @Test(arguments: ContractStores.all)
     func addedAndDeletedAfterTheAnchorShowsOnlyAsDeleted(factory: ContractStore) throws {
         let store = try factory.make()
