@@ -9,20 +9,26 @@ enum FeedWriter {
 
     /// The body of a `GET …/changes` answer.
     static func page(_ page: ChangeSet, unit: HealthUnit?, cores: Int = Parallel.cores) -> [UInt8] {
-        var out = ByteBuffer(capacity: 256 + page.samples.count * 330 + page.deletedObjects.count * 300)
-        out.append(#"{"anchor":"#)
-        JSONValue.writeString(AnchorWire.encode(page.anchor), into: &out)
-        out.append(#","deletedObjects":["#)
+        var head = ByteBuffer(capacity: 256 + page.deletedObjects.count * 300)
+        head.append(#"{"anchor":"#)
+        JSONValue.writeString(AnchorWire.encode(page.anchor), into: &head)
+        head.append(#","deletedObjects":["#)
         for (n, d) in page.deletedObjects.enumerated() {
-            if n > 0 { out.append(",") }
-            JSONValue.write(SampleWire.encode(d), into: &out)
+            if n > 0 { head.append(",") }
+            JSONValue.write(SampleWire.encode(d), into: &head)
         }
-        out.append(#"],"hasMore":"#)
-        out.append(page.hasMore ? "true" : "false")
-        out.append(#","samples":["#)
-        for part in samples(page.samples, unit: unit, cores: cores) { out.append(part) }
-        out.append("]}")
-        return out.bytes()
+        head.append(#"],"hasMore":"#)
+        head.append(page.hasMore ? "true" : "false")
+        head.append(#","samples":["#)
+        let parts = [head.bytes()] + samples(page.samples, unit: unit, cores: cores) + [Array("]}".utf8)]
+        // One copy of each part into the body.
+        return [UInt8](unsafeUninitializedCapacity: parts.reduce(0) { $0 + $1.count }) { body, count in
+            count = 0
+            for part in parts {
+                _ = UnsafeMutableBufferPointer(rebasing: body[count...]).initialize(from: part)
+                count += part.count
+            }
+        }
     }
 
     /// The samples as comma-separated JSON objects, written in consecutive parts on up to `cores` cores.
