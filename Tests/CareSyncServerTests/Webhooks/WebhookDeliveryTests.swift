@@ -8,6 +8,11 @@ import Testing
 /// The delivery job end to end: signed Standard Webhooks POSTs, in order per subscription, retried with backoff,
 /// given up after the retry window, the address checked again before every attempt.
 @Suite struct WebhookDeliveryTests {
+    /// How long a delivery may take to show. Alone, each test here passes in well under a second. During a full
+    /// `swift test` on two cores, about 460 tests share the process, and a test waited past 10 s about one run in
+    /// five. Nothing is asserted about speed here.
+    static let deadline: Duration = .seconds(30)
+
     /// Whether a received request carries a valid signature of its own body by `secret`, within 5 minutes of now.
     static func verifies(_ r: WebhookReceiver.Received, secret: String) -> Bool {
         guard let id = r.headers["webhook-id"], let stamp = r.headers["webhook-timestamp"].flatMap(Int64.init),
@@ -30,7 +35,7 @@ import Testing
             }
             // Bob's change is not for this subscription.
             _ = try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice, json: ["samples": [Fixtures.steps(1)]])
-            try await Eventually.until { receiver.received.count >= 3 }
+            try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 3 }
             let got = receiver.received
             #expect(got.count == 3)
             #expect(got.map(\.sequence) == [1, 2, 3])
@@ -45,7 +50,7 @@ import Testing
                 let text = String(decoding: r.body, as: UTF8.self)
                 #expect(!text.contains("value") && !text.contains("stepCount"), "\(text)")
             }
-            try await Eventually.until {
+            try await Eventually.until(deadline: Self.deadline) {
                 try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 3
             }
         }
@@ -65,7 +70,7 @@ import Testing
         let subscription = try h.subscribe(receiver.url())
         for value in 1...3 { try h.change(value: Double(value)) }
         h.dispatcher.start()
-        try await Eventually.until { try h.status()?.lastDeliveredSequence == 3 }
+        try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
         await h.dispatcher.stop()
         let got = receiver.received
         #expect(got.map(\.sequence) == [1, 1, 1, 2, 3])
@@ -85,7 +90,7 @@ import Testing
         try h.subscribe(receiver.url())
         try h.change()
         h.dispatcher.start()
-        try await Eventually.until { try h.status()?.lastDeliveredSequence == 1 }
+        try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 1 }
         await h.dispatcher.stop()
         #expect(receiver.received.map(\.sequence) == [1, 1])
     }
@@ -101,12 +106,12 @@ import Testing
         try h.change(value: 1)
         try h.change(value: 2)
         h.dispatcher.start()
-        try await Eventually.until { receiver.received.count >= 2 }
+        try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
         // Still inside the window: sequence 1 is retried and 2 waits behind it.
         #expect(receiver.received.allSatisfy { $0.sequence == 1 })
         let failingSince = try #require(try h.status()?.failingSince)
         h.offset.update { $0 = 72 * 3600 + 1 }
-        try await Eventually.until { try h.status()?.lastDeliveredSequence == 2 }
+        try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 2 }
         await h.dispatcher.stop()
         let got = receiver.received.map(\.sequence)
         #expect(got.last == 2 && got.dropLast().allSatisfy { $0 == 1 })
@@ -122,7 +127,7 @@ import Testing
         try h.subscribe(receiver.url())
         try h.change()
         h.dispatcher.start()
-        try await Eventually.until { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
+        try await Eventually.until(deadline: Self.deadline) { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
         await h.dispatcher.stop()
         #expect(receiver.received.isEmpty)
         #expect(try h.status()?.failingSince != nil && h.status()?.lastDeliveredSequence == 0)
@@ -141,15 +146,15 @@ import Testing
                                               json: ["samples": [Fixtures.steps(value)]]).status == 200)
             }
             // Fanned out (queued), and not delivered: a paused subscription has no head.
-            try await Eventually.until { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
+            try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
             #expect(try server.app.api.webhooks.heads().isEmpty && receiver.received.isEmpty)
             let resumed = try await server.send("POST", "/v1/webhooks/\(id)/resume", token: admin)
             #expect(resumed.status == 200 && resumed.json["paused"] == false)
-            try await Eventually.until { receiver.received.count == 2 }
-            try await Eventually.until { try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 2 }
+            try await Eventually.until(deadline: Self.deadline) { receiver.received.count == 2 }
+            try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 2 }
             let replay = try await server.send("POST", "/v1/webhooks/\(id)/replay", token: admin, json: ["fromSequence": 1])
             #expect(replay.status == 200 && replay.json["requeued"] == 2, "\(replay.text)")
-            try await Eventually.until { receiver.received.count == 4 }
+            try await Eventually.until(deadline: Self.deadline) { receiver.received.count == 4 }
             #expect(receiver.received.map(\.sequence) == [1, 2, 1, 2])
             #expect(receiver.received.map { $0.headers["webhook-id"] } == ["msg_\(id)_1", "msg_\(id)_2", "msg_\(id)_1", "msg_\(id)_2"])
         }
