@@ -4,7 +4,7 @@ import CareSyncHTTP
 /// Writes feed pages straight to bytes: the same JSON as `SampleWire.encode` (keys sorted), without
 /// building a dictionary per sample — a 5,000-sample page is the hot path of every device's pull.
 enum FeedWriter {
-    /// Pages with at least this many samples per core are written in parts, one per core, joined in order.
+    /// A page is written in parts of at least this many samples, at most one part per core, joined in order.
     static let samplesPerPart = 1_000
 
     /// The body of a `GET …/changes` answer.
