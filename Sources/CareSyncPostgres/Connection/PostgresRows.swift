@@ -86,11 +86,16 @@ public struct PostgresRow {
 
     /// A text column, nil when NULL.
     public func optionalString(_ column: Int) throws -> String? {
+        try withText(column) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A text column's bytes, borrowed for `body` (valid while the rows are); nil when NULL.
+    public func withText<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let (type, bytes) = rows.field(index, column) else { return nil }
         guard [PostgresType.text, PostgresType.varchar, PostgresType.name].contains(type) else {
             throw Self.mismatch(column, type, "text")
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return try body(bytes)
     }
 
     /// A `bytea` column.

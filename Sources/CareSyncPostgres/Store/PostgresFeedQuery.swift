@@ -39,13 +39,15 @@ enum PostgresFeedQuery {
             ORDER BY 2 LIMIT $3
             """, values)
         var samples: [Sample] = []
+        samples.reserveCapacity(min(rows.count, limit))
+        var decoder = PostgresSampleRowDecoder()
         var deleted: [DeletedObject] = []
         var lastSequence = after
         for index in 0..<min(rows.count, limit) {
             let row = rows[index]
             lastSequence = try row.int64(1)
             if try row.int64(0) == 0 {
-                samples.append(try PostgresSampleRow.decodeSample(row, offset: 1))
+                samples.append(try decoder.sample(row, offset: 1))
             } else {
                 deleted.append(try decodeTombstoneArm(row))
             }

@@ -9,13 +9,8 @@ enum PostgresSampleRow {
 
     /// A sample from a row whose columns are `sampleColumns` starting at `offset`.
     static func decodeSample(_ row: PostgresRow, offset: Int = 0) throws -> Sample {
-        Sample(uuid: try row.uuid(offset + 1), type: try type(row, offset + 2), value: try row.double(offset + 3),
-               secondValue: row.isNull(offset + 10) ? nil : try row.double(offset + 10),
-               start: SyncRules.date(milliseconds: try row.int64(offset + 4)),
-               end: SyncRules.date(milliseconds: try row.int64(offset + 5)),
-               syncIdentifier: try row.optionalString(offset + 6), syncVersion: try row.optionalInt64(offset + 7),
-               source: try row.string(offset + 8),
-               metadata: try MetadataCoding.decode(try row.optionalString(offset + 9)))
+        var decoder = PostgresSampleRowDecoder()
+        return try decoder.sample(row, offset: offset)
     }
 
     /// The sample type of a column.

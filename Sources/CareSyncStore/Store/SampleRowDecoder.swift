@@ -25,27 +25,7 @@ struct SampleRowDecoder {
     }
 }
 
-/// The values made from the last few distinct texts of one column, found again by comparing bytes.
-struct RememberedText<Value> {
-    private var entries: [(text: [UInt8], value: Value)] = []
-    private var next = 0
-    /// How many texts are remembered (a handful of devices and metadata shapes per page).
-    static var capacity: Int { 4 }
-
-    /// The value of `text`: remembered, or made by `make` and remembered in place of the oldest.
-    mutating func value(for text: UnsafeRawBufferPointer, make: (UnsafeRawBufferPointer) throws -> Value) rethrows -> Value {
-        for entry in entries where entry.text.count == text.count {
-            if text.isEmpty || entry.text.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
-                return entry.value
-            }
-        }
-        let value = try make(text)
-        let entry = (text: [UInt8](text), value: value)
-        if entries.count < Self.capacity { entries.append(entry) } else { entries[next] = entry }
-        next = (next + 1) % Self.capacity
-        return value
-    }
-
+extension RememberedText {
     /// The value of column `column`'s text in `row`, nil when it is NULL.
     mutating func value(for row: Statement, column: Int32, make: (UnsafeRawBufferPointer) throws -> Value) rethrows -> Value? {
         try row.withText(column) { try value(for: $0, make: make) }
