@@ -11,7 +11,7 @@ extension Gzip {
     /// the stream, and the pieces' CRC-32s are combined. The result is one ordinary gzip member.
     static func compress(_ bytes: [UInt8], level: Int32 = 5, cores: Int = Parallel.cores) -> [UInt8] {
         let pieceCount = max(1, min(cores, bytes.count / parallelPieceBytes))
-        let pieceLength = (bytes.count + pieceCount - 1) / max(1, pieceCount)
+        let pieceLength = (bytes.count + pieceCount - 1) / pieceCount
         let pieces = bytes.withUnsafeBufferPointer { input in
             let shared = SharedInput(input: input)
             return Parallel.map(pieceCount) { index in

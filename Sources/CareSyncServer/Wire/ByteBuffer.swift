@@ -21,7 +21,7 @@ struct ByteBuffer: ~Copyable {
     private mutating func grow(to needed: Int) {
         let larger = max(needed, capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.update(from: base, count: count)
+        moved.initialize(from: base, count: count)
         base.deallocate()
         base = moved
         capacity = larger

@@ -2,7 +2,7 @@ import CareSyncCore
 import Foundation
 
 /// Writes samples as feed JSON into one buffer, remembering what repeats from sample to sample in a page:
-/// the day of a timestamp, the last metadata object, and the type and unit of the last type.
+/// the day of a timestamp, the last metadata object, and the last type and unit.
 struct FeedSampleEncoder: ~Copyable {
     /// The bytes written so far.
     var out: ByteBuffer
@@ -38,15 +38,13 @@ struct FeedSampleEncoder: ~Copyable {
         out.append(#","syncVersion":"#)
         if let v = s.syncVersion { JSONValue.writeInteger(v, into: &out) } else { out.append("null") }
         out.append(#","type":"#)
-        var value = s.value
-        if requested != nil, let canonical = s.type.canonicalUnit, let unit = s.type.answerUnit(requested) {
-            value = canonical.convert(s.value, to: unit)
-            JSONValue.writeString(s.type.definition.identifier, into: &out)
-            out.append(#","unit":"#)
-            JSONValue.writeString(unit.symbol, into: &out)
-        } else {
-            typeAndUnit.write(s.type, into: &out)
+        var value = s.value, unit = s.type.canonicalUnit
+        // Without `unit=` (the common pull) the stored canonical value goes out unconverted.
+        if requested != nil, let canonical = unit, let answer = s.type.answerUnit(requested) {
+            value = canonical.convert(s.value, to: answer)
+            unit = answer
         }
+        typeAndUnit.write(s.type, unit: unit?.symbol, into: &out)
         out.append(#","uuid":""#)
         JSONValue.writeUUIDString(s.uuid, into: &out)
         out.append(#"","value":"#)
@@ -128,21 +126,23 @@ private struct RememberedMetadata {
     }
 }
 
-/// `"type":"…","unit":"…"` of the last type in its canonical unit (the common pull, without `unit=`).
+/// `"type":"…","unit":"…"` of the last type and unit written: a page's samples mostly share them.
 private struct RememberedTypeAndUnit {
     private var type: SampleType?
+    private var unit: String?
     private var json: [UInt8] = []
 
-    mutating func write(_ type: SampleType, into out: inout ByteBuffer) {
-        if type != self.type {
+    /// Writes the type's identifier and, for a type with units, the unit's symbol.
+    mutating func write(_ type: SampleType, unit: String?, into out: inout ByteBuffer) {
+        if type != self.type || unit != self.unit {
             var text = ByteBuffer(capacity: 64)
-            let definition = type.definition
-            JSONValue.writeString(definition.identifier, into: &text)
-            if let canonical = definition.canonicalUnit {
+            JSONValue.writeString(type.definition.identifier, into: &text)
+            if let unit {
                 text.append(#","unit":"#)
-                JSONValue.writeString(canonical.symbol, into: &text)
+                JSONValue.writeString(unit, into: &text)
             }
             self.type = type
+            self.unit = unit
             json = text.bytes()
         }
         out.append(json)

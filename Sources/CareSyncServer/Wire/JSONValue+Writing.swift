@@ -111,7 +111,7 @@ extension JSONValue {
     }
 
     /// A lower-case hex digit.
-    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    @inline(__always) private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 }
