@@ -22,24 +22,28 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // <sys/epoll.h>, which Glibc's module leaves out: the HTTP event loops' epoll sets.
         .systemLibrary(name: "CEpoll"),
+        // <malloc.h>, also left out: the executable's allocator thresholds (mallopt).
+        .systemLibrary(name: "CMalloc"),
 
+        // Work split over the cores (feed reads, feed JSON, gzip pieces). Knows nothing else.
+        .target(name: "CareSyncParallel"),
         // Domain: samples, types, units, anchors, sync rules, statistics. No SQL, no HTTP.
         .target(name: "CareSyncCore"),
         // SQLite: connection, statements, migrator, the sync store.
-        .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CSQLite"]),
+        .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CareSyncParallel", "CSQLite"]),
         // PostgreSQL through libpq: connections, pool, migrator, the sync and access stores (docs/store.md).
         .target(name: "CareSyncPostgres", dependencies: ["CareSyncCore", "CLibPQ"]),
         // The sync rules in plain Swift collections: the oracle tests compare the store against.
         .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
         .target(name: "CareSyncHTTP", dependencies: [
-            "CZlib", "CEpoll",
+            "CareSyncParallel", "CZlib", "CEpoll",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The API: controllers, auth, audit, error mapping, buildServer(config).
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP",
+            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP", "CareSyncParallel",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -55,7 +59,7 @@ let package = Package(
         ]),
         // The executable only wires.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer", "CareSyncCore", "CareSyncHTTP",
+            "CareSyncServer", "CareSyncCore", "CareSyncHTTP", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -23,13 +23,45 @@ import Testing
     static let pageAndAnchorInTwoTransactions: Feed = { store, anchor, limit in
         let query = ChangeQuery(patient: patient, anchor: anchor, limit: limit)
         let page = try store.database.read { db in
-            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, horizon: 0, storeID: store.storeID, db: db)
+            try FeedQuery.page(query, after: anchor?.sequence ?? 0, head: 0, horizon: 0, storeID: store.storeID, db: db,
+                               database: store.database, cores: 1)
         }
         if page.hasMore { return page }
         usleep(300)
         let head = try store.database.read { try StoreQueries.head($0) }
         return ChangeSet(samples: page.samples, deletedObjects: page.deletedObjects,
                          anchor: Anchor(storeID: store.storeID, sequence: head), hasMore: false)
+    }
+
+    /// The store's page read with every page of 2 items or more split in two halves on two connections.
+    static let splitFeed: Feed = { store, anchor, limit in
+        try store.database.read { db in
+            try FeedQuery.page(ChangeQuery(patient: patient, anchor: anchor, limit: limit), after: anchor?.sequence ?? 0,
+                               head: try StoreQueries.head(db), horizon: 0, storeID: store.storeID, db: db,
+                               database: store.database, cores: 2, splitMinimum: 2)
+        }
+    }
+
+    /// WRONG on purpose: the second half read on another connection whose snapshot is never compared with the
+    /// first's, so it may hold rows past the head the anchor is taken from. The pause widens that window.
+    static let halvesFromTwoSnapshots: Feed = { store, anchor, limit in
+        try store.database.read { db in
+            let query = ChangeQuery(patient: patient, anchor: anchor, limit: limit)
+            let after = anchor?.sequence ?? 0, head = try StoreQueries.head(db)
+            let filters = FeedQuery.Filters(query)
+            if let middle = try filters.sequence(ofItem: limit / 2, after: after, db: db) {
+                usleep(300)
+                if let second = try store.database.readIfIdle({ try filters.rows(after: middle, limit: limit - limit / 2, db: $0) }) {
+                    var rows = try filters.rows(after: after, limit: limit / 2, db: db)
+                    rows.append(second)
+                    return ChangeSet(samples: rows.samples, deletedObjects: rows.deleted,
+                                     anchor: Anchor(storeID: store.storeID, sequence: rows.hasMore ? rows.lastSequence : head),
+                                     hasMore: rows.hasMore)
+                }
+            }
+            return try FeedQuery.page(query, after: after, head: head, horizon: 0, storeID: store.storeID, db: db,
+                                      database: store.database, cores: 1)
+        }
     }
 
     /// What the checker found wrong in one reader's view.
@@ -126,6 +158,20 @@ import Testing
         let violations = try await onDedicatedThread { try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed) }
         #expect(violations.count == 3)
         #expect(violations.contains { $0.missing > 0 }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
+    }
+
+    @Test func pagesReadInTwoHalvesSeeEveryChangeExactlyOnceInOrder() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        let violations = try await onDedicatedThread { try Self.run(feed: Self.splitFeed, limit: 8, seed: seed) }
+        #expect(violations.count == 3)
+        for v in violations { #expect(v.isEmpty, "seed \(seed): \(v)") }
+    }
+
+    @Test func negativeControlHalvesFromTwoSnapshotsAreCaught() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        let violations = try await onDedicatedThread { try Self.run(feed: Self.halvesFromTwoSnapshots, limit: 8, seed: seed) }
+        #expect(violations.count == 3)
+        #expect(violations.contains { !$0.isEmpty }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
     }
 
     @Test func checkerFlagsMissingDuplicateAndDisorder() {

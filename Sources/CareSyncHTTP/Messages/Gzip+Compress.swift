@@ -1,4 +1,5 @@
 import CZlib
+import CareSyncParallel
 
 extension Gzip {
     /// Bodies from this size up are cut into pieces deflated on several cores at once.

@@ -8,13 +8,17 @@ extension CareSyncAPI {
     func getChanges(_ request: Request, _ context: APIContext) async throws -> Response {
         if Self.wantsEventStream(request) { return try await streamChanges(request, context) }
         let received = ContinuousClock.now
-        return try await patientScoped(request, context, action: "changes.read") { principal, patient in
+        return try await patientScopedWrite(request, context, action: "changes.read") { principal, patient, scope in
             var feed = try self.feedParameters(request, patient: patient)
             feed.query.types = principal.readable(feed.query.types)
             let page = try await self.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait))
             self.metrics.feedPageServed()
-            let reply = Response.json(FeedWriter.page(page, unit: feed.unit))
-            return (reply, page.samples.count + page.deletedObjects.count)
+            let count = page.samples.count + page.deletedObjects.count
+            // The audit record commits while the page is written; the answer leaves after both.
+            async let body = FeedWriter.page(page, unit: feed.unit)
+            try await self.audit.commit(scope.record(count: count, status: 200, time: self.clock()))
+            scope.markStored()
+            return (Response.json(await body), count)
         }
     }
 

@@ -62,6 +62,11 @@ struct ByteBuffer: ~Copyable {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    /// Lends the bytes written without copying them.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// The bytes written, as an array.
     func bytes() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))

@@ -18,6 +18,9 @@ struct FeedSampleEncoder: ~Copyable {
         self.requested = requested
     }
 
+    /// The bytes written, ending the encoder.
+    consuming func takeBuffer() -> ByteBuffer { out }
+
     /// One sample, keys in sorted order as `JSONValue.serialized()` writes them.
     mutating func sample(_ s: Sample) {
         if s.secondValue != nil {

@@ -1,5 +1,6 @@
 import CareSyncCore
 import CareSyncHTTP
+import CareSyncParallel
 
 /// Writes feed pages straight to bytes: the same JSON as `SampleWire.encode` (keys sorted), without
 /// building a dictionary per sample — a 5,000-sample page is the hot path of every device's pull.
@@ -20,19 +21,23 @@ enum FeedWriter {
         head.append(#"],"hasMore":"#)
         head.append(page.hasMore ? "true" : "false")
         head.append(#","samples":["#)
-        let parts = [head.bytes()] + samples(page.samples, unit: unit, cores: cores) + [Array("]}".utf8)]
+        let parts = samples(page.samples, unit: unit, cores: cores)
+        let tail: StaticString = "]}"
         // One copy of each part into the body.
-        return [UInt8](unsafeUninitializedCapacity: parts.reduce(0) { $0 + $1.count }) { body, count in
+        return [UInt8](unsafeUninitializedCapacity: head.count + parts.reduce(0) { $0 + $1.buffer.count } + tail.utf8CodeUnitCount) { body, count in
             count = 0
-            for part in parts {
-                _ = UnsafeMutableBufferPointer(rebasing: body[count...]).initialize(from: part)
-                count += part.count
+            func copy(_ bytes: UnsafeRawBufferPointer) {
+                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(body)[count...]).copyMemory(from: bytes)
+                count += bytes.count
             }
+            head.withUnsafeBytes(copy)
+            for part in parts { part.buffer.withUnsafeBytes(copy) }
+            copy(UnsafeRawBufferPointer(start: tail.utf8Start, count: tail.utf8CodeUnitCount))
         }
     }
 
     /// The samples as comma-separated JSON objects, written in consecutive parts on up to `cores` cores.
-    static func samples(_ samples: [Sample], unit: HealthUnit?, cores: Int) -> [[UInt8]] {
+    static func samples(_ samples: [Sample], unit: HealthUnit?, cores: Int) -> [WrittenPart] {
         let parts = max(1, min(cores, samples.count / samplesPerPart))
         let size = (samples.count + parts - 1) / parts
         return Parallel.map(parts) { part in
@@ -42,7 +47,14 @@ enum FeedWriter {
                 if index > 0 { encoder.out.append(",") }
                 encoder.sample(samples[index])
             }
-            return encoder.out.bytes()
+            return WrittenPart(encoder.takeBuffer())
         }
+    }
+
+    /// One part's bytes, handed from the core that wrote them to the join (read there only).
+    final class WrittenPart: @unchecked Sendable {
+        let buffer: ByteBuffer
+
+        init(_ buffer: consuming ByteBuffer) { self.buffer = buffer }
     }
 }

@@ -104,8 +104,21 @@ public final class Database: @unchecked Sendable {
         return try body(reader)
     }
 
+    /// Runs `body` on another reader connection inside its own read transaction if one is free right now, nil
+    /// otherwise. A caller that already holds a reader uses it for a second one: waiting could deadlock the pool.
+    public func readIfIdle<T>(_ body: (Connection) throws -> T) throws -> T? {
+        guard let reader = try checkOutReader(waiting: false) else { return nil }
+        defer { checkIn(reader) }
+        return try reader.transaction(.deferred) { try body(reader) }
+    }
+
     private func checkOutReader() throws -> Connection {
-        readerSlots.wait()
+        try checkOutReader(waiting: true)!
+    }
+
+    /// A reader, opened if none is idle; nil when `waiting` is false and every slot is taken.
+    private func checkOutReader(waiting: Bool) throws -> Connection? {
+        if waiting { readerSlots.wait() } else if readerSlots.wait(timeout: .now()) == .timedOut { return nil }
         if let idle = idleReaders.withLock({ $0.popLast() }) { return idle.connection }
         do {
             var settings = configuration.connection

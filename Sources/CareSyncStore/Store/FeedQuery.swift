@@ -1,88 +1,75 @@
 import CareSyncCore
+import CareSyncParallel
 import Foundation
 
-/// The anchored change feed: one page read in the caller's single read transaction.
+/// The anchored change feed: one page read in the caller's single read transaction, a large page in two halves
+/// on two connections at once when both see the same snapshot.
 enum FeedQuery {
-    /// The page of `query` (whose anchor is already validated as `after`) and its next anchor.
+    /// Pages of at least this many items are read in two halves at once, when a second reader is idle.
+    static let splitMinimum = 2_000
+
+    /// The page of `query` (whose anchor is already validated as `after`) and its next anchor. `db` is in a
+    /// read transaction whose snapshot has `head` and `horizon`; `database` lends a second reader for a split read.
     static func page(_ query: ChangeQuery, after: Int64, head: Int64, horizon: Int64, storeID: String,
-                     db: Connection) throws -> ChangeSet {
+                     db: Connection, database: Database, cores: Int = Parallel.cores,
+                     splitMinimum: Int = splitMinimum) throws -> ChangeSet {
         let limit = max(1, query.limit)
-        var filters = ""
-        var values: [SQLValue] = [.text(query.patient), .integer(after)]
-        if let types = query.types {
-            let names = types.map(\.rawValue).sorted()
-            filters += " AND type IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
-            values += names.map { .text($0) }
+        let filters = Filters(query)
+        let rows: FeedRows
+        if limit >= max(2, splitMinimum), cores > 1,
+           let middle = try filters.sequence(ofItem: limit / 2, after: after, db: db),
+           let halves = try database.readIfIdle({ other in
+               try readHalves(filters, after: after, middle: middle, limit: limit, head: head, horizon: horizon,
+                              db: db, other: other)
+           }) ?? nil {
+            rows = halves
+        } else {
+            rows = try filters.rows(after: after, limit: limit, db: db)
         }
-        if let source = query.source {
-            filters += " AND source = ?"
-            values.append(.text(source))
-        }
-        if let to = query.to {
-            filters += " AND start_ms < ?"
-            values.append(.integer(SyncRules.milliseconds(to)))
-        }
-        if let from = query.from {
-            filters += " AND (end_ms > ? OR start_ms >= ?)"
-            let ms = SyncRules.milliseconds(from)
-            values += [.integer(ms), .integer(ms)]
-        }
-        // Each arm walks its (patient, seq) index in order; the compound ORDER BY merges them and stops at
-        // the limit (EXPLAIN: MERGE (UNION ALL) of two index SEARCHes, no sort). INDEXED BY pins that plan so
-        // statistics (ANALYZE) can never switch a filtered feed to a time index plus a sort of the whole
-        // history. Parameters are numbered so both arms share them.
-        let numbered = number(filters, firstIndex: 3)
-        values.append(.integer(Int64(limit) + 1))
-        let sql = """
-            SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value
-              FROM samples INDEXED BY samples_feed WHERE patient = ?1 AND seq > ?2\(numbered)
-            UNION ALL
-            SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, NULL
-              FROM tombstones INDEXED BY tombstones_feed WHERE patient = ?1 AND seq > ?2\(numbered)
-            ORDER BY 2 LIMIT ?\(values.count)
-            """
-        var samples: [Sample] = []
-        samples.reserveCapacity(min(limit, 10_000))
-        var decoder = SampleRowDecoder()
-        var deleted: [DeletedObject] = []
-        var count = 0
-        var lastSequence = after
-        let statement = try db.cachedStatement(sql)
-        try statement.bind(values)
-        defer { statement.reset() }
-        while try statement.step() {
-            count += 1
-            if count > limit { break }
-            lastSequence = statement.int64(1)
-            if statement.int64(0) == 0 {
-                samples.append(try decoder.sample(statement, offset: 1))
-            } else {
-                deleted.append(try decodeTombstoneArm(statement))
+        return ChangeSet(samples: rows.samples, deletedObjects: rows.deleted,
+                         anchor: Anchor(storeID: storeID, sequence: rows.hasMore ? rows.lastSequence : head, horizon: horizon),
+                         hasMore: rows.hasMore)
+    }
+
+    /// The first `limit / 2` items (up to `middle`) on `db` and the rest on `other` at once; nil when `other`'s
+    /// snapshot is not `db`'s (a write or a purge committed between the two), as head and horizon tell: every
+    /// change to samples and tombstones takes a change-log sequence, every purge raises the horizon.
+    static func readHalves(_ filters: Filters, after: Int64, middle: Int64, limit: Int, head: Int64, horizon: Int64,
+                                   db: Connection, other: Connection) throws -> FeedRows? {
+        guard try StoreQueries.head(other) == head, try StoreQueries.purgeHorizon(other) == horizon else { return nil }
+        let first = limit / 2
+        let connections = [LentConnection(connection: db), LentConnection(connection: other)]
+        let halves = Parallel.map(2) { half in
+            Result {
+                half == 0 ? try filters.rows(after: after, limit: first, db: connections[0].connection)
+                          : try filters.rows(after: middle, limit: limit - first, db: connections[1].connection)
             }
         }
-        let hasMore = count > limit
-        return ChangeSet(samples: samples, deletedObjects: deleted,
-                         anchor: Anchor(storeID: storeID, sequence: hasMore ? lastSequence : head, horizon: horizon),
-                         hasMore: hasMore)
+        var rows = try halves[0].get()
+        rows.append(try halves[1].get())
+        return rows
     }
 
-    /// A deleted object from the tombstone arm: same columns as samples, `deleted_at_ms` in the metadata slot.
-    private static func decodeTombstoneArm(_ row: Statement) throws -> DeletedObject {
-        guard let uuid = row.uuid(2) else { throw StoreCorruption("uuid column is not 16 bytes") }
-        guard let type = SampleType(rawValue: row.string(3)) else { throw StoreCorruption("unknown sample type") }
-        return DeletedObject(uuid: uuid, type: type, syncIdentifier: row.optionalString(7), syncVersion: row.optionalInt64(8),
-                             source: row.string(9), start: SyncRules.date(milliseconds: row.int64(5)),
-                             end: SyncRules.date(milliseconds: row.int64(6)),
-                             deletedAt: SyncRules.date(milliseconds: row.int64(10)))
+    /// A connection used by one of the two halves' threads only, while its owner waits for both.
+    private struct LentConnection: @unchecked Sendable {
+        let connection: Connection
     }
+}
 
-    /// Rewrites the anonymous `?` of `filters` as `?3`, `?4`, … so the text can appear twice.
-    private static func number(_ filters: String, firstIndex: Int) -> String {
-        var result = ""
-        var index = firstIndex
-        for character in filters {
-            if character == "?" { result += "?\(index)"; index += 1 } else { result.append(character) }
-        }
-        return result
+/// Items of a feed page as read, in sequence order within samples and within deleted objects.
+struct FeedRows: Sendable {
+    var samples: [Sample] = []
+    var deleted: [DeletedObject] = []
+    /// The sequence of the last item.
+    var lastSequence: Int64
+    /// Whether items follow the last one.
+    var hasMore = false
+
+    /// Appends the rows read after these.
+    mutating func append(_ later: FeedRows) {
+        samples += later.samples
+        deleted += later.deleted
+        if !later.samples.isEmpty || !later.deleted.isEmpty { lastSequence = later.lastSequence }
+        hasMore = later.hasMore
     }
 }

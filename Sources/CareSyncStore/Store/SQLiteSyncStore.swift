@@ -95,7 +95,8 @@ public final class SQLiteSyncStore: SyncStore {
             let after = try query.anchor.map {
                 try StoreQueries.validate($0, storeID: storeID, head: head, horizon: horizon, db: db)
             } ?? 0
-            return try FeedQuery.page(query, after: after, head: head, horizon: horizon, storeID: storeID, db: db)
+            return try FeedQuery.page(query, after: after, head: head, horizon: horizon, storeID: storeID, db: db,
+                                      database: database)
         }
     }
 

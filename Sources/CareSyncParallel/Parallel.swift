@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Work split over the machine's cores, for the few answers large enough to pay for it (feed pages, gzip).
+/// Work split over the machine's cores, for the few answers large enough to pay for it (feed reads and pages, gzip).
 public enum Parallel {
     /// The cores work is spread over.
     public static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
