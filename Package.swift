@@ -19,6 +19,8 @@ let package = Package(
         // System libraries: the shims wrap only what Swift cannot import.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // ISA-L's igzip: gzip answers, about five times faster than zlib's fastest level and smaller (docs/benchmarks.md).
+        .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // <sys/epoll.h>, which Glibc's module leaves out: the HTTP event loops' epoll sets.
         .systemLibrary(name: "CEpoll"),
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
         .target(name: "CareSyncHTTP", dependencies: [
-            "CareSyncParallel", "CZlib", "CEpoll",
+            "CareSyncParallel", "CZlib", "CIsal", "CEpoll",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

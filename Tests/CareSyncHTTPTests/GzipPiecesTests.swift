@@ -20,7 +20,7 @@ import Testing
     func everySplitInflatesToTheBody(size: Int) throws {
         let body = Self.feedLike(size)
         for cores in 1...4 {
-            let packed = Gzip.compress(body, level: 1, cores: cores)
+            let packed = try #require(Gzip.compress(body, level: 1, cores: cores))
             #expect(try Self.inflateOneMember(packed) == body, "size \(size), cores \(cores)")
             #expect(try Gzip.decompress(packed, limit: max(1, size)) == body)
         }
@@ -28,7 +28,7 @@ import Testing
 
     @Test func gzipTheProgramReadsAPiecedBody() throws {
         let body = Self.feedLike(1_000_000)
-        let packed = Gzip.compress(body, level: 1, cores: 3)
+        let packed = try #require(Gzip.compress(body, level: 1, cores: 3))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pieces-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,13 +42,28 @@ import Testing
         #expect(Array(try Data(contentsOf: folder.appendingPathComponent("page.json"))) == body)
     }
 
-    @Test func primedPiecesCompressAsWellAsOne() {
+    @Test func noiseAndEveryLevelInflateToTheBody() throws {
+        // Noise does not compress: stored blocks, larger than the input, must still fit and inflate.
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<700_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for cores in 1...3 {
+            #expect(try Self.inflateOneMember(try #require(Gzip.compress(noise, level: 1, cores: cores))) == noise)
+        }
+        let body = Self.feedLike(600_000)
+        for level in Int32(1)...9 {
+            let packed = try #require(Gzip.compress(body, level: level, cores: 2))
+            #expect(try Self.inflateOneMember(packed) == body, "level \(level)")
+            #expect(packed.count < body.count / 4, "level \(level): \(packed.count) bytes")
+        }
+    }
+
+    @Test func primedPiecesCompressAsWellAsOne() throws {
         // A 20 KiB block of noise, repeated: each piece finds it only in the window it was primed with.
         var generator = SystemRandomNumberGenerator()
         let block = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let body = Array((0..<70).map { _ in block }.joined())
-        let whole = Gzip.compress(body, level: 1, cores: 1).count
-        let pieced = Gzip.compress(body, level: 1, cores: 4).count
+        let whole = try #require(Gzip.compress(body, level: 1, cores: 1)).count
+        let pieced = try #require(Gzip.compress(body, level: 1, cores: 4)).count
         #expect(pieced <= whole + whole / 20, "\(pieced) bytes in pieces against \(whole) in one")
     }
 

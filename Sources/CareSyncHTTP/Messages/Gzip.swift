@@ -1,6 +1,6 @@
 import CZlib
 
-/// gzip through zlib: compress responses, inflate request bodies under a size limit.
+/// gzip: compress responses (ISA-L, `Gzip+Compress.swift`), inflate request bodies under a size limit (zlib).
 enum Gzip {
     /// Failures of inflating a request body.
     enum Failure: Error, Equatable {

@@ -29,7 +29,7 @@ extension HTTPServer {
         public var writeTimeout: Duration
         /// Responses of at least this many bytes are gzipped when the client accepts gzip.
         public var gzipThreshold: Int
-        /// zlib compression level for gzip responses (1 fastest … 9 smallest).
+        /// Effort of gzip responses, 1 (fastest) … 9: ISA-L's level 1 for 1, its level 2 above (`Gzip.isalLevel`).
         public var gzipLevel: Int32
         /// Number of serial Dispatch queues that own the connections (0: one per core).
         public var eventLoopCount: Int

@@ -29,8 +29,9 @@ enum ResponsePreparer {
         case .bytes(var body):
             if noBody { body = [] }
             if !noBody, body.count >= configuration.gzipThreshold, headers[.contentEncoding] == nil,
-               let accept = head.headers[.acceptEncoding], Gzip.accepts(accept) {
-                body = Gzip.compress(body, level: configuration.gzipLevel)
+               let accept = head.headers[.acceptEncoding], Gzip.accepts(accept),
+               let packed = Gzip.compress(body, level: configuration.gzipLevel) {
+                body = packed
                 headers[.contentEncoding] = "gzip"
                 headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
             }

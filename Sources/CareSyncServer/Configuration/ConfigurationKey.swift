@@ -103,7 +103,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .workers: "Request-handling worker threads; 0 means one per CPU core."
         case .maxConnections: "Connections held open at once, long polls included."
         case .gzipThresholdBytes: "Smallest response body in bytes that is gzipped for clients that accept it."
-        case .gzipLevel: "zlib compression level of gzipped answers: 1 (fastest, the default) to 9 (smallest)."
+        case .gzipLevel: "Effort of gzipped answers: 1 (fastest, the default) to 9; ISA-L's level 1 for 1, its level 2 above."
         case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."
         case .retentionIdempotencyHours: "Hours an Idempotency-Key answer is replayed; at least 24."
         case .rateLimitTokenRequestsPerSecond: "Requests per second each token earns (429 past its budget); 0 disables."
