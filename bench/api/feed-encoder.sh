@@ -2,9 +2,10 @@
 # The feed at memory speed (issue 13): how long the server takes to hand out 100,000 samples in pages of 5,000, with
 # and without gzip, measured by a client that does not parse (curl, one keep-alive connection, bodies to /dev/null),
 # beside reading the same rows in the same run: from C with the server's own query (bench/api/read-rows.c, the
-# floor), and with Python's sqlite3. Prints figures; asserts nothing.
+# floor), and with Python's sqlite3; then gzip's libraries on one page (deflate-libraries.c). Prints figures; asserts
+# nothing.
 #   bench/api/feed-encoder.sh                       # release build; ROUNDS=5 by default, best round reported
-#   CARESYNC_GZIP_LEVEL=5 bench/api/feed-encoder.sh # another zlib level (the server's gzipLevel)
+#   CARESYNC_GZIP_LEVEL=5 bench/api/feed-encoder.sh # another gzip effort (the server's gzipLevel: ISA-L level 2)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -61,3 +62,7 @@ echo "  plain JSON: ${plain} s (${plain_walk##* } bytes)   gzip level ${CARESYNC
 echo "  reading the same rows from C with the feed's query: ${floor%% *} s ($(echo "$floor" | cut -d' ' -f2) rows)"
 echo "  reading the same rows with Python's sqlite3: ${sqlite%% *} s (${sqlite##* } rows)"
 python3 -c "print(f'  ratios to the read from C: plain {$plain / ${floor%% *}:.1f}x, gzip {$gzipped / ${floor%% *}:.1f}x; target gzip <= 0.20 s')"
+# gzip's share, library by library, on the walk's first page (bench/api/deflate-libraries.c).
+curl -sf -o "$work/page.json" -H "Authorization: Bearer $token" "$(sed -n 's/^url = "\(.*\)"$/\1/p' "$work/urls" | head -n 1)"
+cc -O2 "$here/deflate-libraries.c" -lisal -lz -o "$work/deflate-libraries"
+"$work/deflate-libraries" "$work/page.json"
