@@ -67,37 +67,34 @@ import Testing
         #expect(split > 100)
     }
 
-    @Test func halvesAreReadOnTwoConnectionsWhenTheSnapshotsAgree() throws {
-        let f = try Self.filledStore()
-        let query = ChangeQuery(patient: Self.patient, limit: 10)
-        let halves = try f.store.database.read { db -> FeedRows? in
+    /// The first ten items read by `FeedQuery.readHalves` (five on each connection), after `between` ran once the
+    /// first connection's snapshot was taken and before the second took its own.
+    static func firstTenInHalves(_ f: StoreFixture, between: () throws -> Void = {}) throws -> FeedRows? {
+        let query = ChangeQuery(patient: patient, limit: 10)
+        return try f.store.database.read { db -> FeedRows? in
             let head = try StoreQueries.head(db), horizon = try StoreQueries.purgeHorizon(db)
             let filters = FeedQuery.Filters(query)
             let middle = try #require(try filters.sequence(ofItem: 5, after: 0, db: db))
+            try between()
             return try f.store.database.readIfIdle { other in
                 try FeedQuery.readHalves(filters, after: 0, middle: middle, limit: 10, head: head, horizon: horizon,
                                          db: db, other: other)
             } ?? nil
         }
-        let whole = try f.store.changes(query)
-        let rows = try #require(halves)
+    }
+
+    @Test func halvesAreReadOnTwoConnectionsWhenTheSnapshotsAgree() throws {
+        let f = try Self.filledStore()
+        let rows = try #require(try Self.firstTenInHalves(f))
+        let whole = try f.store.changes(ChangeQuery(patient: Self.patient, limit: 10))
         #expect(rows.samples == whole.samples && rows.deleted == whole.deletedObjects && rows.hasMore == whole.hasMore)
     }
 
     @Test func halvesAreRefusedWhenAWriteCommitsBetweenTheSnapshots() throws {
         let f = try Self.filledStore()
-        let query = ChangeQuery(patient: Self.patient, limit: 10)
-        let halves = try f.store.database.read { db -> FeedRows? in
-            let head = try StoreQueries.head(db), horizon = try StoreQueries.purgeHorizon(db)
-            let filters = FeedQuery.Filters(query)
-            let middle = try #require(try filters.sequence(ofItem: 5, after: 0, db: db))
-            // Commits after this read transaction's snapshot, before the second connection takes its own.
+        let halves = try Self.firstTenInHalves(f) {
             _ = try f.store.upsert([StoreFixture.input(type: .stepCount, value: 2)], patient: "other", source: "watch",
                                    now: StoreFixture.t0)
-            return try f.store.database.readIfIdle { other in
-                try FeedQuery.readHalves(filters, after: 0, middle: middle, limit: 10, head: head, horizon: horizon,
-                                         db: db, other: other)
-            } ?? nil
         }
         #expect(halves == nil)
     }
