@@ -73,7 +73,7 @@ extension Gzip {
            isal_deflate_set_dict(stream, UnsafeMutablePointer(mutating: primer.baseAddress), UInt32(primer.count)) != COMP_OK {
             return nil
         }
-        // Stored blocks at worst, plus block headers and the flush: deflateBound's margin is ample.
+        // Stored blocks at worst (5 bytes of header per 64 KiB), plus the flush: an eighth more is ample.
         let bound = input.count + input.count / 8 + 1_024
         var produced = -1
         let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in

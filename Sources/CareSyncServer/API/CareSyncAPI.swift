@@ -121,7 +121,8 @@ public final class CareSyncAPI: Sendable {
         try await patientScopedWrite(request, context, action: action) { principal, patient, _ in try await body(principal, patient) }
     }
 
-    /// `patientScoped` for a write, which may store the audit record in its own transaction (see `keyedWrite`).
+    /// `patientScoped` for a handler that may store the audit record itself: a write in its own transaction (see
+    /// `keyedWrite`), or the feed while it writes the page (`getChanges`).
     func patientScopedWrite(_ request: Request, _ context: APIContext, action: String,
                             _ body: @escaping @Sendable (Principal, String, AuditScope) async throws -> (Response, Int)) async throws -> Response {
         let principal = try await authenticate(request, context)
