@@ -33,7 +33,8 @@ import Testing
                          anchor: Anchor(storeID: store.storeID, sequence: head), hasMore: false)
     }
 
-    /// The store's page read with every page of 2 items or more split in two halves on two connections.
+    /// The store's page read with every page of 2 items or more in two halves on two connections, whenever a second
+    /// reader is idle.
     static let splitFeed: Feed = { store, anchor, limit in
         try store.database.read { db in
             try FeedQuery.page(ChangeQuery(patient: patient, anchor: anchor, limit: limit), after: anchor?.sequence ?? 0,

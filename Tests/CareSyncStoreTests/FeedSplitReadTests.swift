@@ -51,7 +51,8 @@ import Testing
         })
         let queries = [ChangeQuery(patient: Self.patient), ChangeQuery(patient: Self.patient, types: [.stepCount]),
                        ChangeQuery(patient: Self.patient, source: "watch")]
-        var split = 0
+        // Pages holding at least half their limit, which `page` reads in halves when a second reader is idle.
+        var splittable = 0
         for query in queries {
             for after in sequences {
                 for limit in [2, 3, 7, 16, 100] {
@@ -60,11 +61,11 @@ import Testing
                     let whole = try Self.page(f, q, after: after, cores: 1, splitMinimum: 2)
                     let halves = try Self.page(f, q, after: after, cores: 2, splitMinimum: 2)
                     #expect(halves == whole, "types \(String(describing: q.types)), source \(q.source ?? "any"), after \(after), limit \(limit)")
-                    if whole.samples.count + whole.deletedObjects.count >= limit / 2 { split += 1 }
+                    if whole.samples.count + whole.deletedObjects.count >= limit / 2 { splittable += 1 }
                 }
             }
         }
-        #expect(split > 100)
+        #expect(splittable > 100)
     }
 
     /// The first ten items read by `FeedQuery.readHalves` (five on each connection), after `between` ran once the
