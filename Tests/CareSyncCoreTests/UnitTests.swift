@@ -100,10 +100,22 @@ import Testing
         #expect(throws: UnitParseError.self) { try HealthUnit.parse("furlong") }
     }
 
-    @Test func temperatureOffsetsApplyOnlyToALoneTemperature() throws {
-        // A temperature difference per time converts by the factor alone.
-        let perHour = try HealthUnit.parse("degF/hr"), perHourC = try HealthUnit.parse("degC/hr")
-        #expect(abs(perHour.convert(9, to: perHourC) - 5) < 1e-12)
+    @Test(arguments: ["degC*degC/degC", "degF*s/s", "degC/hr", "degF/hr", "degC^2", "degC^-1", "K*degC", "(degC)*m/m", "degF.count"])
+    func aTemperatureWithAnOffsetIsRefusedOutsideALoneUnit(_ text: String) {
+        #expect(throws: UnitParser.offsetAlone) { try HealthUnit.parse(text) }
+    }
+
+    @Test func aLoneTemperatureKeepsItsOffsetAndKelvinCompounds() throws {
+        #expect(try HealthUnit.parse("(degC)").convert(37, to: HealthUnit.parse("K")) == 310.15)
+        #expect(abs(try HealthUnit.parse("degF^1").convert(98.6, to: HealthUnit.parse("degC")) - 37) < 1e-9)
+        #expect(try HealthUnit.parse("K/hr").dimension.description == "temperature/time")
+    }
+
+    @Test func aCompoundTemperatureUnitIsA422NamingTheUnit() {
+        guard case let .problem(message) = SampleType(identifier: "bodyTemperature")!.resolveUnit("degC*degC/degC") else {
+            Issue.record("degC*degC/degC accepted for bodyTemperature"); return
+        }
+        #expect(message.contains("degC*degC/degC"))
     }
 
     @Test func typesResolveUnits() {

@@ -48,6 +48,57 @@ import Testing
         }
     }
 
+    @Test func concurrentBadTokensFromOneAddressGetNoMoreThanTheBurstOf401s() async throws {
+        let frozen = ContinuousClock.now
+        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+            configuration.rateLimits.failedAuthPerMinute = 1
+            configuration.rateLimits.failedAuthBurst = 5
+        }) { (server: TestServer) async throws in
+            // Thirty-two connections at once: each attempt is charged before its token is looked up.
+            let replies = try await Concurrently.replies(32) { index in
+                try await server.send("GET", "/v1/patients/alice/changes", token: "cs_\(String(format: "%016x", index))_bad")
+            }
+            #expect(replies.filter { $0.status == 401 }.count == 5)
+            #expect(replies.filter { $0.status == 429 }.count == 27)
+        }
+    }
+
+    @Test func goodTokensGiveBackTheirReservation() async throws {
+        let frozen = ContinuousClock.now
+        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+            configuration.rateLimits.failedAuthPerMinute = 1
+            configuration.rateLimits.failedAuthBurst = 2
+        }) { (server: TestServer) async throws in
+            for _ in 0..<20 {
+                #expect(try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.aliceDevice).status == 200)
+            }
+            // Both failures are still there to spend: successes charged nothing.
+            for _ in 0..<2 {
+                #expect(try await server.send("GET", "/v1/patients/alice/changes", token: "cs_0000000000000000_bad").status == 401)
+            }
+            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: "cs_0000000000000000_bad").status == 429)
+        }
+    }
+
+    @Test func authenticationWithoutAClientAddressIsLimitedToo() async throws {
+        let frozen = ContinuousClock.now
+        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+            configuration.rateLimits.failedAuthPerMinute = 1
+            configuration.rateLimits.failedAuthBurst = 3
+        }) { (server: TestServer) async throws in
+            var statuses: [Int] = []
+            for _ in 0..<5 {
+                do {
+                    _ = try await server.app.api.authenticate(authorization: "Bearer cs_0000000000000000_bad", peer: nil)
+                    statuses.append(200)
+                } catch let error as HTTPError {
+                    statuses.append(error.status.code)
+                }
+            }
+            #expect(statuses == [401, 401, 401, 429, 429])
+        }
+    }
+
     @Test func aBucketRefillsAtItsRateAndForgetsFullBuckets() {
         let now = Mutex(ContinuousClock.now)
         let limiter = RateLimiter(perSecond: 2, burst: 2, maxKeys: 2, clock: { now.withLock { $0 } })

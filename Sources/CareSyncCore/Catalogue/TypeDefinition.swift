@@ -53,11 +53,14 @@ public final class TypeDefinition: Sendable {
     public let values: [CategoryValue]
     /// A correlation's quantity types, in the order it stores them (systolic, then diastolic); empty otherwise.
     public let components: [String]
+    /// A quantity's values in its canonical unit; nil for categories and correlations (their components have one).
+    public let range: ValueRange?
 
     private init(identifier: String, kind: SampleKind, aggregation: AggregationStyle?, canonicalUnit: HealthUnit?,
                  molarMass: Double?, values: [CategoryValue], components: [String] = []) {
         self.identifier = identifier; self.kind = kind; self.aggregation = aggregation
         self.canonicalUnit = canonicalUnit; self.molarMass = molarMass; self.values = values; self.components = components
+        range = kind == .quantity ? canonicalUnit.map { TypeCatalogue.valueRange(of: identifier, unit: $0) } : nil
     }
 
     /// A quantity type; `unit` must be a HealthKit unit string.

@@ -33,7 +33,7 @@ struct UnitParser {
         position += 1
         let denominator = try product()
         if next == "/" { throw UnitParseError("has a second '/'; group the denominator in parentheses") }
-        return Self.combine(numerator, Self.power(denominator, -1))
+        return try Self.combine(numerator, Self.power(denominator, -1))
     }
 
     /// power { ('*' | '.' | '·') power }
@@ -41,7 +41,7 @@ struct UnitParser {
         var unit = try power()
         while let c = next, c == "*" || c == "." || c == "·" {
             position += 1
-            unit = Self.combine(unit, try power())
+            unit = try Self.combine(unit, try power())
         }
         return unit
     }
@@ -58,7 +58,7 @@ struct UnitParser {
         guard position > start, position - start <= 2, let exponent = Int(String(String.UnicodeScalarView(scalars[start..<position]))) else {
             throw UnitParseError("needs a whole exponent after '^'")
         }
-        return Self.power(base, negative ? -exponent : exponent)
+        return try Self.power(base, negative ? -exponent : exponent)
     }
 
     /// '(' expression ')' | name [ '<' molar mass '>' ]
@@ -68,7 +68,7 @@ struct UnitParser {
             let inner = try expression()
             guard next == ")" else { throw UnitParseError("misses a ')'") }
             position += 1
-            return Self.power(inner, 1)
+            return try Self.power(inner, 1)
         }
         let start = position
         while let c = next, c.properties.isAlphabetic || c == "_" || c == "%" { position += 1 }
@@ -95,18 +95,26 @@ struct UnitParser {
         return UnitAtom(dimension: UnitDimension(.mass), scale: atom.scale * mass)
     }
 
-    /// The product of two units; offsets only survive on a lone temperature, so they drop here.
-    private static func combine(_ a: UnitAtom, _ b: UnitAtom) -> UnitAtom {
-        UnitAtom(dimension: a.dimension * b.dimension, scale: a.scale * b.scale)
+    /// The product of two units. A unit with an offset (degC, degF) is valid only alone: in a product its zero
+    /// would be lost (`degC*degC/degC` is not degC), so it is refused.
+    private static func combine(_ a: UnitAtom, _ b: UnitAtom) throws(UnitParseError) -> UnitAtom {
+        guard a.offset == 0, b.offset == 0 else { throw offsetAlone }
+        return UnitAtom(dimension: a.dimension * b.dimension, scale: a.scale * b.scale)
     }
 
-    /// A unit raised to a power; an offset (temperature) survives only the power 1.
-    private static func power(_ a: UnitAtom, _ exponent: Int) -> UnitAtom {
+    /// A unit raised to a power; a unit with an offset (temperature) takes only the power 1.
+    private static func power(_ a: UnitAtom, _ exponent: Int) throws(UnitParseError) -> UnitAtom {
         if exponent == 1 { return UnitAtom(dimension: a.dimension, scale: a.scale, offset: a.offset) }
+        guard a.offset == 0 else { throw offsetAlone }
         var scale = 1.0
         for _ in 0..<abs(exponent) { scale *= a.scale }
         return UnitAtom(dimension: a.dimension.raised(to: exponent), scale: exponent < 0 ? 1 / scale : scale)
     }
+}
+
+extension UnitParser {
+    /// The refusal of degC or degF inside a product, a quotient or a power.
+    static let offsetAlone = UnitParseError("uses degC or degF with other units or a power; a temperature with an offset is valid only alone (use K in compound units)")
 }
 
 /// Why a unit string is not one HealthKit reads.

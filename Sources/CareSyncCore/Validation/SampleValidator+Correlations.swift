@@ -30,6 +30,10 @@ extension SampleValidator {
             guard raw.isFinite else { problem("components.\(name)", "must be a finite number"); continue }
             let converted = type.canonicalValue(raw, from: unit)
             guard converted.isFinite else { problem("components.\(name)", "is out of range once converted"); continue }
+            if let component = SampleType(identifier: name), let range = component.definition.range, !range.contains(converted) {
+                problem("components.\(name)", rangeMessage(component))
+                continue
+            }
             values.append(converted)
         }
         guard problems.count == before, unit != nil, values.count == 2 else { return nil }

@@ -65,10 +65,8 @@ public enum SampleValidator {
             } else if let type {
                 let converted = type.canonicalValue(raw, from: unit)
                 switch type.kind {
-                case .quantity where type.isCumulative && raw < 0:
-                    problem("value", "must not be negative for cumulative type '\(type.rawValue)'")
-                case .quantity where type.canonicalUnit?.dimension == UnitDimension(.percent) && !(0...1).contains(converted):
-                    problem("value", "must be from 0 to 1 for type '\(type.rawValue)': HealthKit's % is a fraction, 0.97 is 97 %")
+                case .quantity where unit != nil && type.definition.range.map { !$0.contains(converted) } ?? false:
+                    problem("value", rangeMessage(type))
                 case .category where !type.definition.values.contains(where: { Double($0.value) == raw }):
                     problem("value", "must be one of " + type.definition.values.map { "\($0.value) (\($0.name))" }.joined(separator: ", ")
                             + " for category type '\(type.rawValue)'")
@@ -94,6 +92,29 @@ public enum SampleValidator {
         return SampleInput(uuid: uuid, type: type, value: value, secondValue: secondValue, start: start, end: end,
                            syncIdentifier: draft.syncIdentifier, syncVersion: draft.syncVersion,
                            metadata: draft.metadata ?? [:])
+    }
+
+    /// Why a value of `type` (or of a correlation's component type) is outside its range.
+    static func rangeMessage(_ type: SampleType) -> String {
+        let range = type.definition.range ?? ValueRange(minimum: nil, maximum: nil)
+        let unit = type.canonicalUnit?.symbol ?? ""
+        if type.canonicalUnit?.dimension == UnitDimension(.percent) {
+            return "must be from 0 to 1 for type '\(type.rawValue)': HealthKit's % is a fraction, 0.97 is 97 %"
+        }
+        switch (range.minimum, range.maximum) {
+        case let (0?, maximum?): return "must be from 0 to \(number(maximum)) \(unit) for type '\(type.rawValue)'"
+        case (0?, nil): return "must not be negative for type '\(type.rawValue)'"
+        case let (minimum?, maximum?):
+            return "must be from \(number(minimum)) to \(number(maximum)) \(unit) for type '\(type.rawValue)'"
+        case let (minimum?, nil): return "must be at least \(number(minimum)) \(unit) for type '\(type.rawValue)'"
+        case let (nil, maximum?): return "must be at most \(number(maximum)) \(unit) for type '\(type.rawValue)'"
+        case (nil, nil): return "is out of range for type '\(type.rawValue)'"
+        }
+    }
+
+    /// A bound as people write it: 2000, not 2000.0.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// A required RFC 3339 date, or a problem.

@@ -79,10 +79,14 @@ public final class CareSyncAPI: Sendable {
     }
 
     /// The caller of a request's `Authorization` header, or 401; 429 when the caller's address has failed
-    /// authentication too often (checked before the token is looked at) or the token is over its budget.
+    /// authentication too often or the token is over its budget.
+    ///
+    /// Every attempt reserves one failure from its address's budget before the token is looked at, and a
+    /// success gives it back: concurrent bad tokens cannot all pass a check made before any of them is
+    /// charged. A request without a known address shares one budget with every other such request.
     public func authenticate(authorization: String?, peer: String? = nil) async throws -> Principal {
-        let address = peer.map(Self.host(of:))
-        if let address, let seconds = failedAuthBudget.wait(for: address) {
+        let address = peer.map(Self.host(of:)) ?? Self.unknownAddress
+        if let seconds = failedAuthBudget.spend(address) {
             metrics.rateLimited(reason: "failedAuth")
             throw HTTPError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
         }
@@ -92,9 +96,12 @@ public final class CareSyncAPI: Sendable {
         do {
             principal = try await blocking { try authenticator.authenticate(authorization: authorization, now: now) }
         } catch let error as HTTPError where error.status == .unauthorized {
-            if let address { _ = failedAuthBudget.spend(address) }
+            throw error
+        } catch {
+            failedAuthBudget.refund(address)
             throw error
         }
+        failedAuthBudget.refund(address)
         if let seconds = tokenBudget.spend(principal.tokenID) {
             metrics.rateLimited(reason: "token")
             throw HTTPError.tooManyRequests("This token is over its request budget; retry later.", retryAfter: seconds)
@@ -102,10 +109,13 @@ public final class CareSyncAPI: Sendable {
         return principal
     }
 
+    /// The failed-authentication key of a request whose client address is not known.
+    static let unknownAddress = "unknown"
+
     /// The caller of a request, or 401 (or 429, as above).
     func authenticate(_ request: Request, _ context: APIContext) async throws -> Principal {
         if let known = context.principal { return known }
-        return try await authenticate(authorization: request.header("Authorization"))
+        return try await authenticate(authorization: request.header("Authorization"), peer: request.remoteAddress)
     }
 
     /// The host part of a peer address: "127.0.0.1:5123" → "127.0.0.1", "[::1]:5123" → "[::1]".

@@ -46,6 +46,18 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Gives back one request `spend` took from `key` (a reservation that turned out not to count), up to `burst`.
+    public func refund(_ key: String) {
+        guard isEnabled else { return }
+        let now = clock()
+        buckets.withLock { buckets in
+            guard let stored = buckets[key] else { return }
+            var bucket = refilled(stored, at: now)
+            bucket.tokens = min(burst, bucket.tokens + 1)
+            buckets[key] = bucket
+        }
+    }
+
     /// The seconds `key` must wait before a request is admitted, without spending; nil when it may go now.
     public func wait(for key: String) -> Int? {
         guard isEnabled else { return nil }
