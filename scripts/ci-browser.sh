@@ -37,6 +37,7 @@ export WATCH_TOKEN="$(token --role device --patient alice --source org.example.w
 export PHONE_TOKEN="$(token --role device --patient alice --source org.example.phone)"
 export MARKUP_TOKEN="$(token --role device --patient alice --source '<img/src/onerror=alert(1)>')"
 export ADMIN_TOKEN="$(token --role admin)"
+export OTHER_THERAPIST_TOKEN="$(token --role therapist --care-team cardio --source org.example.cardiologist)"
 
 ci_serve
 export CARESYNC_URL="$url"

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -29,6 +30,7 @@ WATCH = os.environ["WATCH_TOKEN"]
 PHONE = os.environ["PHONE_TOKEN"]
 MARKUP = os.environ["MARKUP_TOKEN"]
 ADMIN = os.environ["ADMIN_TOKEN"]
+OTHER_THERAPIST = os.environ["OTHER_THERAPIST_TOKEN"]
 SHOTS = os.environ.get("SCREENSHOTS", "")
 ZONE = ZoneInfo("America/Los_Angeles")
 MARKUP_SOURCE = "<img/src/onerror=alert(1)>"
@@ -475,6 +477,87 @@ def main():
         status, _, _ = http("GET", f"/v1/patients/alice/weekly-reports/{name}", THERAPIST)
         assert status == 404
 
+    @check("typing a date into 'Week starting' moves the week once the date is complete, not on every keystroke")
+    def _():
+        q("#new-report").click()
+        wait(lambda: q("#report-version").get_attribute("value") == "1")
+        field = q("#report-week")
+        js("arguments[0].focus()", field)
+        field.send_keys("10262020")
+        field.send_keys(Keys.TAB)
+        wait(lambda: q("#report-id").get_attribute("value") == "report-2020-W44")
+        assert q("#report-week").get_attribute("value") == "2020-10-26", q("#report-week").get_attribute("value")
+        field = q("#report-week")
+        js("arguments[0].focus()", field)
+        field.send_keys("10282020")
+        field.send_keys(Keys.TAB)
+        wait(lambda: q("#report-week").get_attribute("value") == "2020-10-26")
+        assert q("#report-id").get_attribute("value") == "report-2020-W44"
+
+    @check("a report holding a blood-pressure pair and a heart rate keeps both when the editor posts its next version")
+    def _():
+        week = dt.date(2020, 7, 20)
+        at = local(dt.date(2020, 7, 21), 10)
+        iso = lambda t: t.isoformat()
+        api("POST", "/v1/patients/alice/weekly-reports", THERAPIST, {
+            "syncIdentifier": "report-2020-W30", "syncVersion": 1, "weekStart": week.isoformat(),
+            "timeZone": "America/Los_Angeles", "samples": [
+                {"key": "walk", "type": "sixMinuteWalkTestDistance", "value": 410, "unit": "m",
+                 "start": iso(at), "end": iso(at + dt.timedelta(minutes=6))},
+                {"key": "bp", "type": "bloodPressure", "unit": "mmHg",
+                 "components": {"bloodPressureSystolic": 128, "bloodPressureDiastolic": 84},
+                 "start": iso(at + dt.timedelta(minutes=10)), "end": iso(at + dt.timedelta(minutes=10))},
+                {"key": "pulse", "type": "heartRate", "value": 72, "unit": "count/min",
+                 "start": iso(at + dt.timedelta(minutes=11)), "end": iso(at + dt.timedelta(minutes=11)),
+                 "metadata": {"HKMetadataKeyHeartRateMotionContext": 1}}]})
+        before = {s["key"]: s for s in api("GET", "/v1/patients/alice/weekly-reports/report-2020-W30", THERAPIST)["samples"]}
+        wait(lambda: qs("#report-list li[data-report='report-2020-W30'] button"), 40)
+        act(lambda: q("#report-list li[data-report='report-2020-W30'] button").click())
+        wait(lambda: q("#report-version").get_attribute("value") == "2")
+        assert "2 other samples" in q("#report-mode").text, q("#report-mode").text
+        rows = qs("#tests tbody tr")
+        assert len(rows) == 1, len(rows)
+        value = rows[0].find_element(By.CSS_SELECTOR, "input[type=number]")
+        value.send_keys(Keys.CONTROL, "a")
+        value.send_keys("430")
+        q("#report-form button[type=submit]").click()
+        wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text == "replaced")
+        after = {s["key"]: s for s in api("GET", "/v1/patients/alice/weekly-reports/report-2020-W30", THERAPIST)["samples"]}
+        assert set(after) == {"walk", "bp", "pulse"}, sorted(after)
+        for key in ["bp", "pulse"]:
+            assert after[key]["uuid"] == before[key]["uuid"], (key, before[key], after[key])
+        assert after["walk"]["value"] == 430 and after["walk"]["uuid"] != before["walk"]["uuid"]
+        assert after["bp"]["components"] == {"bloodPressureSystolic": 128, "bloodPressureDiastolic": 84}, after["bp"]
+
+    @check("a double click on 'Post report' is one write with one answer: the new version, never 'ignored'")
+    def _():
+        wait(lambda: q("#report-version").get_attribute("value") == "3")
+        value = q("#tests tbody tr input[type=number]")
+        value.send_keys(Keys.CONTROL, "a")
+        value.send_keys("440")
+        submit = q("#report-form button[type=submit]")
+        js("arguments[0].scrollIntoView({block: 'center'})", submit)
+        ActionChains(driver).double_click(submit).perform()
+        wait(lambda: qs("#report-result .outcome") and q("#report-result .outcome").text in ("replaced", "ignored"))
+        time.sleep(1)
+        assert q("#report-result .outcome").text == "replaced", q("#report-result").text
+        assert "version 3" in q("#report-result").text, q("#report-result").text
+        report = api("GET", "/v1/patients/alice/weekly-reports/report-2020-W30", THERAPIST)
+        assert report["syncVersion"] == 3 and [s["value"] for s in report["samples"] if s["key"] == "walk"] == [440]
+
+    @check("a negative walk test is refused, nothing stored, the distance field marked")
+    def _():
+        wait(lambda: q("#report-version").get_attribute("value") == "4")
+        value = q("#tests tbody tr input[type=number]")
+        value.send_keys(Keys.CONTROL, "a")
+        value.send_keys("-5")
+        q("#report-form button[type=submit]").click()
+        wait(lambda: q("#report-problem").is_displayed())
+        assert "must not be negative" in q("#report-problem").text or "from 0 to" in q("#report-problem").text, q("#report-problem").text
+        assert q("#tests tbody tr input[type=number]").get_attribute("aria-invalid") == "true"
+        assert api("GET", "/v1/patients/alice/weekly-reports/report-2020-W30", THERAPIST)["syncVersion"] == 3
+        browser_errors(allowed_statuses=(422,))
+
     @check("live: steps another device posts appear in the chart without a reload")
     def _():
         today = state["last"]
@@ -508,6 +591,27 @@ def main():
         secret = THERAPIST.split("_", 2)[2]
         assert "/v1/patients" in log, "the server logs requests at info level"
         assert secret not in log
+
+    @check("another care team's therapist in the same tab sees nothing of alice: not on the page, not after a failed load")
+    def _():
+        metrics(1280, 800, 1, False)
+        sign_in(OTHER_THERAPIST)
+        wait(lambda: q("#patients").is_displayed())
+        js("location.hash = '#patient/alice'")
+        wait(lambda: q("#alert").is_displayed())
+        assert "No such patient" in q("#alert").text or "Could not open patient alice" in q("#alert").text, q("#alert").text
+        html = js("return document.body.innerHTML")
+        for trace in ["report-2020-W25", "report-2020-W30", WATCH_SOURCE, PHONE_SOURCE, "Live: updates", "rect class=\"bar\""]:
+            assert trace not in html, trace
+        assert qs("#steps-chart *") == [] and qs("#walk-table tbody tr") == [] and qs("#report-list li") == []
+        assert q("#patient-title").get_attribute("textContent") == "" and q("#live").get_attribute("textContent") == ""
+        # Nothing polls alice's feed any more: no request for her after the failed load.
+        js("performance.clearResourceTimings()")
+        time.sleep(2)
+        names = js("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert not [n for n in names if "/patients/alice/" in n], names
+        q("#sign-out").click()
+        wait(lambda: q("#sign-in").is_displayed())
 
     driver.quit()
     passed = sum(results)

@@ -24,8 +24,8 @@ export class Problem extends Error {
 }
 
 /** Sends one API request with `token`; answers the parsed JSON body or throws a Problem (or AbortError). */
-export async function request(token, method, path, { query, body, signal } = {}) {
-  const headers = { Accept: 'application/json' };
+export async function request(token, method, path, { query, body, signal, extraHeaders } = {}) {
+  const headers = { Accept: 'application/json', ...(extraHeaders || {}) };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let url = path;
@@ -66,7 +66,10 @@ export class Client {
   patient(id) { return this.call('GET', `/v1/patients/${enc(id)}`); }
   statistics(id, query, signal) { return this.call('GET', `/v1/patients/${enc(id)}/statistics`, { query, signal }); }
   reports(id, signal) { return this.call('GET', `/v1/patients/${enc(id)}/weekly-reports`, { signal }); }
-  postReport(id, report) { return this.call('POST', `/v1/patients/${enc(id)}/weekly-reports`, { body: report }); }
+  /** Posts a report version; `key` (Idempotency-Key) makes a retry of the same submission answer the first result. */
+  postReport(id, report, key) {
+    return this.call('POST', `/v1/patients/${enc(id)}/weekly-reports`, { body: report, extraHeaders: key ? { 'Idempotency-Key': key } : undefined });
+  }
   deleteReport(id, syncIdentifier) {
     return this.call('DELETE', `/v1/patients/${enc(id)}/weekly-reports/${enc(syncIdentifier)}`);
   }

@@ -1,12 +1,13 @@
 // The therapist's web app: sign in with a token, the patients in reach, one patient's screens.
 import { Client, Problem, clearToken, storeToken, storedToken } from './api.js';
 import { byId, el, fill } from './dom.js';
-import { PatientView } from './patient.js';
+import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
 
 const screens = ['sign-in', 'patients', 'patient'];
 let session = null;       // { client, who, patients: Map }
 let current = null;       // the open PatientView
+let routes = 0;           // counts route changes, so a late answer for an earlier screen is dropped
 
 /** Announces `text` in the status line (polite live region). */
 export function setStatus(text) { byId('status').textContent = text; }
@@ -31,7 +32,19 @@ function refusal(who) {
   return 'This token cannot be used here; the therapist view needs a therapist token.';
 }
 
+/** Ends the signed-in view: the open patient, every patient's data on the page and in memory, the list. */
+function dropSession() {
+  current?.dispose();
+  current = null;
+  session = null;
+  clearPatientScreen();
+  fill(byId('patient-list'));
+  byId('patients-empty').hidden = true;
+}
+
 async function signIn(token, { restoring = false } = {}) {
+  // Another token means another person: nothing of the previous session may remain on the page.
+  dropSession();
   clearAlert();
   const client = new Client(token);
   setStatus('Checking the token…');
@@ -65,14 +78,11 @@ async function signIn(token, { restoring = false } = {}) {
 }
 
 function signOut() {
-  current?.dispose();
-  current = null;
-  session = null;
+  dropSession();
   clearToken();
   byId('who').textContent = '';
   byId('sign-out').hidden = true;
   byId('token').value = '';
-  fill(byId('patient-list'));
   clearAlert();
   setStatus('Signed out. The token was removed from this tab.');
   history.replaceState(null, '', location.pathname);
@@ -101,22 +111,30 @@ async function showPatients() {
 }
 
 async function showPatient(id) {
+  clearPatientScreen();
   show('patient');
   setStatus(`Opening ${id}…`);
-  let patient = session.patients.get(id);
+  const opening = session, routed = routes;
+  let patient = opening.patients.get(id);
   try {
-    if (!patient) patient = await session.client.patient(id);
+    if (!patient) patient = await opening.client.patient(id);
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
+    if (session !== opening || routes !== routed) return;
+    clearPatientScreen();
+    byId('patient').hidden = true;
     showProblem(alertBox(), error, `Could not open patient ${id}`);
     setStatus('');
     return;
   }
+  // Signed out or signed in as someone else while the patient loaded: show nothing of it.
+  if (session !== opening || routes !== routed) return;
   current = new PatientView(session, patient, { setStatus, alert: alertBox() });
   current.start();
 }
 
 function route() {
+  routes += 1;
   current?.dispose();
   current = null;
   if (!session) {
@@ -142,6 +160,13 @@ function boot() {
     byId('main').focus();
   });
   window.addEventListener('hashchange', () => { if (session) { clearAlert(); route(); } });
+  // The token of this tab changed or went away elsewhere (sessionStorage events from this origin): start over.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== null && event.key !== 'caresync.token') return;
+    const token = storedToken();
+    if (!token) { if (session) signOut(); return; }
+    if (session?.client.token !== token) signIn(token, { restoring: true });
+  });
   const token = storedToken();
   if (token) signIn(token, { restoring: true });
   else route();

@@ -69,17 +69,27 @@ export class PatientView {
       this.setStatus(`Showing ${p.id}.`);
       this.feed.run();
     } catch (error) {
+      // A patient that cannot be loaded shows nothing of it: no half-drawn charts above the refusal.
+      if (!this.disposed) { this.feed.stop(); clearPatientScreen(); byId('patient').hidden = true; }
       this.fail(error, `Could not load ${p.id}`);
     }
   }
 
+  /** Stops everything this view runs (reads, the live feed, timers) and removes the patient's data from the page. */
   dispose() {
     this.stopper.abort();
     this.feed.stop();
+    clearTimeout(this.reload);
     this.resize?.disconnect();
     for (const off of this.listeners) off();
     this.editor.detach();
+    this.steps = null;
+    this.reports = [];
+    clearPatientScreen();
   }
+
+  /** Whether this view was disposed: late answers must not draw into the page. */
+  get disposed() { return this.stopper.signal.aborted; }
 
   fail(error, heading) {
     if (this.stopper.signal.aborted || error.name === 'AbortError') return;
@@ -128,6 +138,7 @@ export class PatientView {
   }
 
   renderSteps() {
+    if (this.disposed) return;
     const f = this.formats;
     const items = this.stepItems();
     const sources = this.steps.sources;
@@ -196,6 +207,7 @@ export class PatientView {
   }
 
   renderWalk() {
+    if (this.disposed) return;
     const f = this.formats;
     const tests = this.walkTests();
     const own = this.session.who.source;
@@ -260,6 +272,7 @@ export class PatientView {
   // Charts --------------------------------------------------------------------------------------
 
   drawCharts() {
+    if (this.disposed) return;
     const f = this.formats;
     const stepsBox = byId('steps-chart');
     const width = Math.floor(stepsBox.clientWidth);
@@ -294,6 +307,7 @@ export class PatientView {
   // Live ----------------------------------------------------------------------------------------
 
   feedState(state, error) {
+    if (this.disposed) return;
     const live = byId('live');
     if (state === 'live') live.textContent = 'Live: updates as data arrives.';
     else if (state === 'catching up') live.textContent = 'Connecting to the change feed…';
@@ -301,6 +315,7 @@ export class PatientView {
   }
 
   changed(page) {
+    if (this.disposed) return;
     const f = this.formats;
     const added = page.samples, deleted = page.deletedObjects;
     const describe = (s) => {
@@ -329,6 +344,17 @@ export class PatientView {
       if (kinds.has(WALK)) this.loadReports();
     }, 200);
   }
+}
+
+/** Empties every element of the patient screen that shows a patient's data (sign-out, another token, a failed load). */
+export function clearPatientScreen() {
+  for (const id of ['patient-title', 'patient-zone', 'live', 'steps-caption', 'walk-caption', 'report-mode']) byId(id).textContent = '';
+  for (const id of ['steps-chart', 'walk-chart', 'priority-list', 'report-list', 'change-log', 'report-result', 'report-problem']) fill(byId(id));
+  byId('report-problem').hidden = true;
+  fill(byId('steps-table').tHead);
+  for (const id of ['steps-table', 'walk-table', 'tests']) fill(byId(id).tBodies[0]);
+  for (const input of byId('report-form').querySelectorAll('input')) input.value = '';
+  byId('steps-end').value = '';
 }
 
 /** A source name with line-break opportunities after its dots (as text nodes and <wbr>). */

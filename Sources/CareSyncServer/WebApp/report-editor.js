@@ -12,7 +12,10 @@ export class ReportEditor {
     this.view = view;
     this.base = null;       // the stored report being edited (null: a new one)
     this.rows = [];         // { key, original, inputs }
+    this.others = [];       // the base report's samples this form does not show (not walk tests): posted unchanged
     this.offs = [];
+    this.submission = null; // { body: JSON text, key } of the submission under way or last refused
+    this.posting = false;
   }
 
   get tz() { return this.view.patient.timeZone; }
@@ -26,10 +29,11 @@ export class ReportEditor {
     on('report-form', 'submit', (e) => { e.preventDefault(); this.post(); });
     on('add-test', 'click', () => { const row = this.addRow(); row.inputs.day.focus(); });
     on('new-report', 'click', () => { this.reset(); byId('report-week').focus(); });
-    on('report-week', 'change', () => this.weekChanged());
+    on('report-week', 'change', () => this.weekTyped());
+    on('report-week', 'blur', () => this.weekChanged());
   }
 
-  detach() { for (const off of this.offs) off(); this.offs = []; }
+  detach() { clearTimeout(this.weekTimer); for (const off of this.offs) off(); this.offs = []; }
 
   /** The caller's stored report with this identifier, if any. */
   stored(syncIdentifier) {
@@ -45,6 +49,7 @@ export class ReportEditor {
     const existing = this.stored(`report-${isoWeek(week)}`);
     if (existing) { this.load(existing); return; }
     this.base = null;
+    this.others = [];
     byId('report-week').value = week;
     byId('report-id').value = `report-${isoWeek(week)}`;
     byId('report-version').value = '1';
@@ -54,9 +59,24 @@ export class ReportEditor {
     this.mode();
   }
 
+  /**
+   * The week field changed. While a person types into it, each keystroke can make a whole but unfinished
+   * date (2026-01-23 after the "1" of 10/26/2020, then the year 0002): moving the field to a Monday then would
+   * fight the typing. So a change in the focused field waits for a pause, and leaving the field settles it.
+   */
+  weekTyped() {
+    clearTimeout(this.weekTimer);
+    if (document.activeElement !== byId('report-week')) { this.weekChanged(); return; }
+    this.weekTimer = setTimeout(() => this.weekChanged(), 1500);
+  }
+
+  /** Moves a complete week date to its Monday and starts (or loads) that week's report. */
   weekChanged() {
+    clearTimeout(this.weekTimer);
     const week = byId('report-week').value;
     if (!week || this.base) { this.checkRows(); return; }
+    if (!isCompleteDay(week)) return;
+    if (mondayOf(week) === week && byId('report-id').value === `report-${isoWeek(week)}`) return;
     this.startWeek(mondayOf(week));
   }
 
@@ -69,6 +89,7 @@ export class ReportEditor {
     fill(byId('tests').tBodies[0]);
     this.rows = [];
     for (const sample of report.samples.filter((s) => s.type === WALK)) this.addRow(sample);
+    this.others = report.samples.filter((s) => s.type !== WALK);
     if (!this.rows.length) this.addRow();
     this.mode();
     if (quiet) return;
@@ -96,7 +117,10 @@ export class ReportEditor {
     const text = this.base
       ? `Editing ${this.base.syncIdentifier}, stored version ${this.base.syncVersion}: posting version ${this.base.syncVersion + 1} replaces only the tests you change.`
       : 'A new report for this week.';
-    byId('report-mode').textContent = text;
+    const n = this.others.length;
+    const kept = n ? ` It also holds ${n} other sample${n === 1 ? '' : 's'} (${[...new Set(this.others.map((s) => s.type))].join(', ')}), `
+      + 'not shown here, which every version you post keeps unchanged.' : '';
+    byId('report-mode').textContent = text + kept;
   }
 
   addRow(sample) {
@@ -139,7 +163,7 @@ export class ReportEditor {
   /** The request body; sample `n` is `this.rows[n]`. */
   body() {
     const tz = this.tz;
-    const keys = new Set(this.rows.map((r) => r.key).filter(Boolean));
+    const keys = new Set([...this.rows.map((r) => r.key), ...this.others.map((s) => s.key)].filter(Boolean));
     const samples = this.rows.map((r) => {
       const day = r.inputs.day.value, time = r.inputs.time.value;
       let key = r.key;
@@ -164,6 +188,13 @@ export class ReportEditor {
       const text = r.inputs.value.value.trim();
       return { key, type: WALK, value: text === '' ? null : Number(text), unit: 'm', start, end, metadata };
     });
+    // Samples this form does not show go back exactly as stored, so a new version never drops them.
+    for (const s of this.others) {
+      const kept = { key: s.key, type: s.type, start: s.start, end: s.end, metadata: s.metadata || {} };
+      if (s.components) kept.components = s.components; else kept.value = s.value;
+      if (s.unit !== undefined && s.unit !== null) kept.unit = s.unit;
+      samples.push(kept);
+    }
     const version = byId('report-version').value.trim();
     return {
       syncIdentifier: byId('report-id').value.trim(),
@@ -190,7 +221,10 @@ export class ReportEditor {
     }
   }
 
+  /** Posts the form once: a second submit while one is under way is ignored, and the retry of a submission
+   * whose answer was lost carries the same Idempotency-Key, so it is one write with one answer. */
   async post() {
+    if (this.posting) return;
     const box = byId('report-problem');
     box.hidden = true;
     const body = this.body();
@@ -202,9 +236,15 @@ export class ReportEditor {
       return;
     }
     const before = this.stored(body.syncIdentifier);
+    const text = JSON.stringify(body);
+    if (this.submission?.body !== text) this.submission = { body: text, key: crypto.randomUUID() };
+    const submit = byId('report-form').querySelector('button[type=submit]');
+    this.posting = true;
+    submit.disabled = true;
     this.view.setStatus(`Posting ${body.syncIdentifier} version ${body.syncVersion}…`);
     try {
-      const answer = await this.view.client.postReport(this.view.patient.id, body);
+      const answer = await this.view.client.postReport(this.view.patient.id, body, this.submission.key);
+      this.submission = null;
       this.markInvalid([]);
       this.showOutcome(answer, before);
       this.view.setStatus(`${body.syncIdentifier} version ${body.syncVersion}: ${answer.outcome}.`);
@@ -217,6 +257,9 @@ export class ReportEditor {
       this.markInvalid(error.errors);
       showProblem(box, error, 'The server refused the report', 'test');
       this.view.setStatus('The report was not posted.');
+    } finally {
+      this.posting = false;
+      submit.disabled = false;
     }
   }
 
@@ -224,9 +267,9 @@ export class ReportEditor {
     const f = this.view.formats;
     const report = answer.report;
     const lines = [];
-    const old = new Map((before?.samples || []).map((s) => [s.key, s]));
+    const old = new Map((before?.samples || []).filter((s) => s.type === WALK).map((s) => [s.key, s]));
     const kept = [];
-    for (const s of report.samples) {
+    for (const s of report.samples.filter((x) => x.type === WALK)) {
       const prior = old.get(s.key);
       old.delete(s.key);
       if (prior && prior.uuid === s.uuid) { kept.push(s); continue; }
@@ -249,4 +292,10 @@ export class ReportEditor {
         '. ', el('span', { class: 'change-count', dataset: { changed }, text: summary })),
       lines.length && answer.outcome !== 'ignored' ? el('ul', {}, lines) : null);
   }
+}
+
+/** Whether a date input's value is a finished date: a four-digit year from 1900 (typing 2020 passes 0002 and 0202). */
+export function isCompleteDay(day) {
+  const year = Number(day.slice(0, 4));
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && year >= 1900;
 }
