@@ -13,6 +13,9 @@ import Testing
             let mine = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
                                              json: Fixtures.report(version: 1, tests: [("2020-06-18", 450)]))
             #expect(mine.status == 200, "\(mine.text)")
+            // A reader with none of its own gets the only source's.
+            let only = try await server.send("GET", Self.path, token: t.aliceDevice)
+            #expect(only.status == 200 && only.json["source"] == "org.example.therapist", "\(only.text)")
             let squat = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.aliceDevice,
                                               json: Fixtures.report(version: 0, tests: [("2020-06-18", 9_999)]))
             #expect(squat.status == 200, "\(squat.text)")
@@ -35,16 +38,6 @@ import Testing
             let bad = try await server.send("GET", "\(Self.path)?source=org.example%00therapist", token: t.therapist)
             bad.expectProblem(422, "validationFailed")
             #expect(bad.json["errors"]?[0]?["field"] == "source")
-        }
-    }
-
-    @Test func theOnlySourceAnswersAReaderWithNone() async throws {
-        try await TestServer.with(.inMemory) { server in
-            let t = server.tokens
-            _ = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
-                                      json: Fixtures.report(version: 1, tests: [("2020-06-18", 450)]))
-            let device = try await server.send("GET", Self.path, token: t.aliceDevice)
-            #expect(device.status == 200 && device.json["source"] == "org.example.therapist", "\(device.text)")
         }
     }
 }
