@@ -19,6 +19,10 @@ public enum WeeklyReportValidator {
             if identifier.utf8.count > SampleValidator.maxSyncIdentifierBytes / 2 {
                 problem(nil, "syncIdentifier", "must be at most \(SampleValidator.maxSyncIdentifierBytes / 2) bytes")
             }
+            // It names the report in paths, where such characters are refused (docs/api.md, "Ids in paths").
+            if InvisibleCharacters.occur(in: identifier) {
+                problem(nil, "syncIdentifier", "must not contain control or format characters (Unicode Cc, Cf, Zl, Zp)")
+            }
         } else {
             problem(nil, "syncIdentifier", "is required")
         }
