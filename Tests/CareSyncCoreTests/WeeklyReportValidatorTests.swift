@@ -75,6 +75,10 @@ import Testing
         #expect(Self.problems(draft) == ["-:syncIdentifier"])
     }
 
+    @Test func aNULInAKeyIsRefused() {
+        #expect(Self.problems(Self.draft(samples: [Self.item("2020-06-18\u{0}x")])) == ["0:key"])
+    }
+
     @Test func reportSetsTheSamplesSyncFields() {
         var item = Self.item("a")
         item.sample.syncIdentifier = "mine"; item.sample.syncVersion = 9; item.sample.uuid = UUID().uuidString

@@ -57,6 +57,7 @@ public enum WeeklyReportValidator {
             if let key = item.key {
                 if key.isEmpty { problem(index, "key", "must not be empty") }
                 if key.contains("/") { problem(index, "key", "must not contain '/'") }
+                if key.utf8.contains(0) { problem(index, "key", "must not contain U+0000 (NUL)") }
                 if key.utf8.count > SampleValidator.maxSyncIdentifierBytes / 2 { problem(index, "key", "is too long") }
                 if !seenKeys.insert(key).inserted { problem(index, "key", "duplicate key '\(key)' in the report") }
             } else {
