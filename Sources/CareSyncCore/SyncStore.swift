@@ -49,8 +49,11 @@ public protocol SyncStore: JobLeases {
     /// `WebhookStore.fanOut` consumes them.
     func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry]
 
-    /// The current version of a report, or nil.
-    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport?
+    /// The current version of the report of (patient, source, syncIdentifier), or nil.
+    func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport?
+
+    /// The sources that have a report with this identifier for the patient, in bytewise order.
+    func reportSources(patient: String, syncIdentifier: String) throws -> [String]
 
     /// Reports whose week starts within `[from, to]`, by week start.
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport]

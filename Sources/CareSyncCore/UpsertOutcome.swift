@@ -48,7 +48,8 @@ public struct DeleteItemResult: Hashable, Sendable {
     public var syncIdentifier: String?
     /// What happened.
     public var outcome: DeleteOutcome
-    /// The deleted sample's type, when `outcome` is `deleted` (HealthKit: deleting a type needs the right to write it).
+    /// The sample's type, when `outcome` is `deleted` (HealthKit: deleting a type needs the right to write it) or
+    /// `notOwned` (a caller that may not read the type answers `notFound`: hidden is unknown).
     public var type: SampleType?
     /// Creates a value from its fields.
     public init(uuid: UUID?, syncIdentifier: String?, outcome: DeleteOutcome, type: SampleType? = nil) {

@@ -10,6 +10,7 @@ extension InMemorySyncStore {
         let samples = read { state in
             state.live.values.lazy.filter { $0.patient == patient }.map(\.sample).filter { sample in
                 guard sample.value(for: query.type) != nil else { return false }
+                if sample.type != query.type, let allowed = query.correlations, !allowed.contains(sample.type) { return false }
                 if query.excludeUserEntered, sample.metadata["wasUserEntered"] == .bool(true) { return false }
                 if let sources = query.sources, !sources.contains(sample.source) { return false }
                 let start = SyncRules.milliseconds(sample.start), end = SyncRules.milliseconds(sample.end)

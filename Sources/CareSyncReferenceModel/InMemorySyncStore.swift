@@ -113,12 +113,19 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         }
     }
 
-    /// The most recently updated report with this id (any source), or nil.
-    public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
+    /// The report of (patient, source, syncIdentifier), or nil.
+    public func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? {
         read { state in
-            state.reports.filter { $0.key.patient == patient && $0.key.syncIdentifier == syncIdentifier }
-                .min { a, b in (a.value.updatedAt, b.key.source) > (b.value.updatedAt, a.key.source) }
+            state.reports.first { $0.key.patient == patient && $0.key.syncIdentifier == syncIdentifier && $0.key.source == source }
                 .map { state.weeklyReport($0.value, key: $0.key) }
+        }
+    }
+
+    /// The sources with a report of this id, bytewise.
+    public func reportSources(patient: String, syncIdentifier: String) throws -> [String] {
+        read { state in
+            state.reports.keys.filter { $0.patient == patient && $0.syncIdentifier == syncIdentifier }.map(\.source)
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
     }
 
@@ -138,7 +145,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         withState { state in
             let purged = state.tombstones.values.filter { $0.object.deletedAt < horizon }
             for tomb in purged {
-                state.tombstones[tomb.object.uuid] = nil
+                state.tombstones[ModelState.SampleID(patient: tomb.patient, uuid: tomb.object.uuid)] = nil
                 state.log[Int(tomb.sequence - 1)] = nil
                 state.purgeHorizon = max(state.purgeHorizon, tomb.sequence)
             }

@@ -28,12 +28,12 @@ extension ModelState {
             guard let slot = log[Int(sequence - 1)] else { continue }
             switch slot {
             case let .sample(uuid):
-                let sample = live[uuid]!.sample
+                let sample = live[SampleID(patient: query.patient, uuid: uuid)]!.sample
                 guard Self.matches(sample.type, sample.source, sample.start, sample.end, query) else { continue }
                 if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
                 samples.append(sample)
             case let .tombstone(uuid):
-                let object = tombstones[uuid]!.object
+                let object = tombstones[SampleID(patient: query.patient, uuid: uuid)]!.object
                 guard Self.matches(object.type, object.source, object.start, object.end, query) else { continue }
                 if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
                 deleted.append(object)

@@ -3,9 +3,9 @@ import Foundation
 
 /// The whole state of the reference model: plain collections, mutated only under the store's lock.
 ///
-/// The change log is an array indexed by sequence - 1. Each uuid has at most one live entry: its insert
-/// while live, its tombstone once deleted (the insert slot is cleared), so the feed naturally shows a
-/// sample added and deleted after an anchor only as a deleted object.
+/// The change log is an array indexed by sequence - 1. Each uuid of a patient (uuids are unique per patient) has at
+/// most one live entry: its insert while live, its tombstone once deleted (the insert slot is cleared), so the feed
+/// naturally shows a sample added and deleted after an anchor only as a deleted object.
 struct ModelState: Sendable {
     /// A live sample with its patient and the sequence of its insert.
     struct Live: Sendable, Hashable { var sample: Sample; var patient: String; var sequence: Int64 }
@@ -13,6 +13,8 @@ struct ModelState: Sendable {
     struct Tomb: Sendable, Hashable { var object: DeletedObject; var patient: String; var sequence: Int64; var inserted: Int64 }
     /// What a change log slot points at.
     enum Slot: Sendable, Hashable { case sample(UUID), tombstone(UUID) }
+    /// A sample's uuid within its patient: uuids are unique per patient, never across patients.
+    struct SampleID: Hashable, Sendable { var patient: String; var uuid: UUID }
     /// The key of a sample with a sync identifier.
     struct Key: Hashable, Sendable { var patient: String; var source: String; var syncIdentifier: String }
     /// A stored weekly report: its current version's fields and keys.
@@ -32,8 +34,8 @@ struct ModelState: Sendable {
     var log: [Slot?] = []
     /// Each patient's sequences in order (some slots since cleared), so a page skips other patients.
     var patientLog: [String: [Int64]] = [:]
-    var live: [UUID: Live] = [:]
-    var tombstones: [UUID: Tomb] = [:]
+    var live: [SampleID: Live] = [:]
+    var tombstones: [SampleID: Tomb] = [:]
     var byKey: [Key: UUID] = [:]
     var reports: [Key: Report] = [:]
     var idempotency: [IdempotencyKey: IdempotencyRecord] = [:]
@@ -65,15 +67,15 @@ struct ModelState: Sendable {
     /// Stores a new sample for `patient`.
     mutating func insert(_ sample: Sample, patient: String) {
         let sequence = append(.sample(sample.uuid), patient: patient)
-        live[sample.uuid] = Live(sample: sample, patient: patient, sequence: sequence)
+        live[SampleID(patient: patient, uuid: sample.uuid)] = Live(sample: sample, patient: patient, sequence: sequence)
         if let id = sample.syncIdentifier {
             byKey[Key(patient: patient, source: sample.source, syncIdentifier: id)] = sample.uuid
         }
     }
 
     /// Deletes a live sample, leaving a tombstone that takes the next sequence.
-    mutating func tombstone(_ uuid: UUID, now: Date) {
-        guard let entry = live.removeValue(forKey: uuid) else { preconditionFailure("tombstone of a sample not live") }
+    mutating func tombstone(_ uuid: UUID, patient: String, now: Date) {
+        guard let entry = live.removeValue(forKey: SampleID(patient: patient, uuid: uuid)) else { preconditionFailure("tombstone of a sample not live") }
         log[Int(entry.sequence - 1)] = nil
         let sample = entry.sample
         if let id = sample.syncIdentifier {
@@ -83,19 +85,20 @@ struct ModelState: Sendable {
                                    syncVersion: sample.syncVersion, source: sample.source,
                                    start: sample.start, end: sample.end, deletedAt: now)
         let sequence = append(.tombstone(uuid), patient: entry.patient)
-        tombstones[uuid] = Tomb(object: object, patient: entry.patient, sequence: sequence, inserted: entry.sequence)
+        tombstones[SampleID(patient: patient, uuid: uuid)] = Tomb(object: object, patient: entry.patient, sequence: sequence, inserted: entry.sequence)
     }
 
     /// The live sample under a key, if any.
     func sample(patient: String, source: String, syncIdentifier: String) -> Sample? {
-        byKey[Key(patient: patient, source: source, syncIdentifier: syncIdentifier)].flatMap { live[$0]?.sample }
+        byKey[Key(patient: patient, source: source, syncIdentifier: syncIdentifier)].flatMap { live[SampleID(patient: patient, uuid: $0)]?.sample }
     }
 
-    /// What the store knows under a client's uuid.
-    func existing(_ uuid: UUID?) -> ExistingUUID {
+    /// What the store knows under a client's uuid for `patient` (another patient's uuids are not looked at).
+    func existing(_ uuid: UUID?, patient: String) -> ExistingUUID {
         guard let uuid else { return .unknown }
-        if let entry = live[uuid] { return .live(entry.sample, patient: entry.patient) }
-        return tombstones[uuid] == nil ? .unknown : .deleted
+        let id = SampleID(patient: patient, uuid: uuid)
+        if let entry = live[id] { return .live(entry.sample, patient: entry.patient) }
+        return tombstones[id] == nil ? .unknown : .deleted
     }
 
     /// A report's live samples by key.

@@ -22,10 +22,11 @@ final class ModelTransaction: SyncTransaction {
         return try body()
     }
 
-    private func freshUUID() -> UUID {
+    private func freshUUID(_ patient: String) -> UUID {
         while true {
             let uuid = makeUUID()
-            if state.live[uuid] == nil && state.tombstones[uuid] == nil { return uuid }
+            let id = ModelState.SampleID(patient: patient, uuid: uuid)
+            if state.live[id] == nil && state.tombstones[id] == nil { return uuid }
         }
     }
 
@@ -35,15 +36,15 @@ final class ModelTransaction: SyncTransaction {
             for (index, input) in samples.enumerated() {
                 let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
                 let decision = SyncRules.upsertDecision(incoming: input, patient: patient, source: source,
-                                                        byUUID: state.existing(input.uuid), byKey: byKey)
+                                                        byUUID: state.existing(input.uuid, patient: patient), byKey: byKey)
                 switch decision {
                 case let .conflict(message):
                     throw SyncError.conflict("samples[\(index)]: \(message)")
                 case let .ignore(reason, existing):
                     results.append(UpsertItemResult(index: index, uuid: existing, outcome: .ignored(reason)))
                 case .insert, .replace:
-                    if case let .replace(old) = decision { state.tombstone(old.uuid, now: now) }
-                    let uuid = input.uuid ?? freshUUID()
+                    if case let .replace(old) = decision { state.tombstone(old.uuid, patient: patient, now: now) }
+                    let uuid = input.uuid ?? freshUUID(patient)
                     state.insert(Self.sample(input, uuid: uuid, source: source), patient: patient)
                     let outcome: UpsertOutcome = if case .replace = decision { .replaced } else { .inserted }
                     results.append(UpsertItemResult(index: index, uuid: uuid, outcome: outcome))
@@ -57,18 +58,18 @@ final class ModelTransaction: SyncTransaction {
         changing(patient) {
             var results: [DeleteItemResult] = []
             for uuid in uuids {
-                guard let entry = state.live[uuid], entry.patient == patient else {
+                guard let entry = state.live[ModelState.SampleID(patient: patient, uuid: uuid)] else {
                     results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound))
                     continue
                 }
                 let owned = entry.sample.source == source
-                if owned { state.tombstone(uuid, now: now) }
+                if owned { state.tombstone(uuid, patient: patient, now: now) }
                 results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: owned ? .deleted : .notOwned,
-                                                type: owned ? entry.sample.type : nil))
+                                                type: entry.sample.type))
             }
             for id in syncIdentifiers {
                 if let sample = state.sample(patient: patient, source: source, syncIdentifier: id) {
-                    state.tombstone(sample.uuid, now: now)
+                    state.tombstone(sample.uuid, patient: patient, now: now)
                     results.append(DeleteItemResult(uuid: sample.uuid, syncIdentifier: id, outcome: .deleted, type: sample.type))
                 } else {
                     results.append(DeleteItemResult(uuid: nil, syncIdentifier: id, outcome: .notFound))
@@ -88,16 +89,16 @@ final class ModelTransaction: SyncTransaction {
                 for action in plan.actions {
                     switch action {
                     case .keep: break
-                    case let .delete(_, old): state.tombstone(old.uuid, now: now)
+                    case let .delete(_, old): state.tombstone(old.uuid, patient: patient, now: now)
                     case let .replace(_, old, new):
-                        state.tombstone(old.uuid, now: now)
-                        state.insert(Self.sample(new, uuid: freshUUID(), source: source), patient: patient)
+                        state.tombstone(old.uuid, patient: patient, now: now)
+                        state.insert(Self.sample(new, uuid: freshUUID(patient), source: source), patient: patient)
                     case let .insert(_, new):
                         // A sample posted directly under the derived identifier gives way to the report.
                         if let squatter = state.sample(patient: patient, source: source, syncIdentifier: new.syncIdentifier!) {
-                            state.tombstone(squatter.uuid, now: now)
+                            state.tombstone(squatter.uuid, patient: patient, now: now)
                         }
-                        state.insert(Self.sample(new, uuid: freshUUID(), source: source), patient: patient)
+                        state.insert(Self.sample(new, uuid: freshUUID(patient), source: source), patient: patient)
                     }
                 }
                 state.reports[key] = ModelState.Report(syncVersion: report.syncVersion, weekStart: report.weekStart,
@@ -113,7 +114,7 @@ final class ModelTransaction: SyncTransaction {
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: syncIdentifier)
             guard let report = state.reports.removeValue(forKey: key) else { return false }
             let samples = state.samples(of: report, key: key)
-            for item in samples.keys.sorted() { state.tombstone(samples[item]!.uuid, now: now) }
+            for item in samples.keys.sorted() { state.tombstone(samples[item]!.uuid, patient: patient, now: now) }
             return true
         }
     }

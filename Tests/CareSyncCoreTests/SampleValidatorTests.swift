@@ -104,6 +104,11 @@ import Testing
         #expect(Self.fields(Self.draft(syncIdentifier: "", syncVersion: 1)) == ["syncIdentifier"])
     }
 
+    /// PostgreSQL text cannot hold U+0000, so "a\0b" would be stored as "a" there: refused on every store (issue 25).
+    @Test func aNULInASyncIdentifierIsRefused() {
+        #expect(Self.fields(Self.draft(syncIdentifier: "a\u{0}b", syncVersion: 1)) == ["syncIdentifier"])
+    }
+
     @Test func metadata() {
         var many: [String: MetadataValue] = [:]
         for i in 0..<65 { many["k\(i)"] = .number(Double(i)) }

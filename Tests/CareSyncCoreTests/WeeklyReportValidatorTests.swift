@@ -67,6 +67,18 @@ import Testing
         #expect(Set(Self.problems(WeeklyReportDraft())) == ["-:syncIdentifier", "-:syncVersion", "-:weekStart", "-:timeZone"])
     }
 
+    /// A report identifier names the report in paths, so it holds no control or format characters (issue 25).
+    @Test(arguments: ["report\u{0}W25", "report\r\nW25", "report\u{202E}52W", "report\u{200B}W25"])
+    func identifierWithoutInvisibleCharacters(identifier: String) {
+        var draft = Self.draft()
+        draft.syncIdentifier = identifier
+        #expect(Self.problems(draft) == ["-:syncIdentifier"])
+    }
+
+    @Test func aNULInAKeyIsRefused() {
+        #expect(Self.problems(Self.draft(samples: [Self.item("2020-06-18\u{0}x")])) == ["0:key"])
+    }
+
     @Test func reportSetsTheSamplesSyncFields() {
         var item = Self.item("a")
         item.sample.syncIdentifier = "mine"; item.sample.syncVersion = 9; item.sample.uuid = UUID().uuidString

@@ -146,7 +146,8 @@ struct FailingStore: SyncStore {
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw error }
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw error }
     func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { throw error }
-    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { throw error }
+    func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? { throw error }
+    func reportSources(patient: String, syncIdentifier: String) throws -> [String] { throw error }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw error }
     func purgeTombstones(before horizon: Date) throws -> Int { throw error }
     func purgeIdempotencyRecords(now: Date) throws -> Int { throw error }

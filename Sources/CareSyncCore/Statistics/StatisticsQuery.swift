@@ -28,6 +28,14 @@ public struct StatisticsQuery: Hashable, Sendable {
     public var sources: Set<String>?
     /// Sources from highest to lowest priority; empty means overlapping sources add up.
     public var priority: [String]
+    /// The correlations whose component of `type` counts (a token that may read only one component of a pair
+    /// must not see the pair's value); nil means every correlation holding `type`.
+    public var correlations: Set<SampleType>? = nil
+
+    /// The correlations holding `type` whose component counts, with the component's position in each.
+    public var countedCorrelations: [(correlation: SampleType, position: Int)] {
+        type.correlations.filter { correlations?.contains($0.correlation) ?? true }
+    }
 
     /// Whether a sample counts wherever it overlaps the range (cumulative sums, category durations), rather
     /// than in the bucket of its start (discrete figures).

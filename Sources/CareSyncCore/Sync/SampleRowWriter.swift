@@ -4,8 +4,9 @@ import Foundation
 /// (`applyUpsert`, `applyDelete`, `applyReportActions`) are written once here, so every store makes the same
 /// decisions (`SyncRules`, `WeeklyReportPlanner`) in the same order.
 public protocol SampleRowWriter {
-    /// What the store holds under a uuid: a live sample (with its patient), a tombstone, or nothing.
-    func existing(uuid: UUID) throws -> ExistingUUID
+    /// What the store holds under a uuid for `patient`: a live sample, a tombstone, or nothing. Uuids are unique per
+    /// patient: another patient's samples are never looked at, so no answer tells that a uuid is used elsewhere.
+    func existing(uuid: UUID, patient: String) throws -> ExistingUUID
     /// The live sample of (patient, source, syncIdentifier), if any.
     func liveSample(patient: String, source: String, syncIdentifier: String) throws -> Sample?
     /// Stores `input` as a new live sample (the client's uuid, else a new one) under the next sequence; returns its uuid.
@@ -21,7 +22,7 @@ extension SampleRowWriter {
         var results: [UpsertItemResult] = []
         results.reserveCapacity(samples.count)
         for (index, input) in samples.enumerated() {
-            let byUUID = try input.uuid.map { try existing(uuid: $0) } ?? .unknown
+            let byUUID = try input.uuid.map { try existing(uuid: $0, patient: patient) } ?? .unknown
             let byKey = try input.syncIdentifier.map { try liveSample(patient: patient, source: source, syncIdentifier: $0) } ?? nil
             switch SyncRules.upsertDecision(incoming: input, patient: patient, source: source, byUUID: byUUID, byKey: byKey) {
             case .insert:
@@ -45,11 +46,12 @@ extension SampleRowWriter {
                             now: Date) throws -> [DeleteItemResult] {
         var results: [DeleteItemResult] = []
         for uuid in uuids {
-            guard case .live(let sample, let owner) = try existing(uuid: uuid), owner == patient else {
+            guard case .live(let sample, let owner) = try existing(uuid: uuid, patient: patient), owner == patient else {
                 results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notFound)); continue
             }
             guard sample.source == source else {
-                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notOwned)); continue
+                // The type goes with it, so the caller can answer `notFound` for a type it may not read.
+                results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .notOwned, type: sample.type)); continue
             }
             try tombstone(sample, patient: patient, now: now)
             results.append(DeleteItemResult(uuid: uuid, syncIdentifier: nil, outcome: .deleted, type: sample.type))

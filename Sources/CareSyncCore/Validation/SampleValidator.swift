@@ -138,6 +138,8 @@ public enum SampleValidator {
         if let identifier {
             if identifier.isEmpty { problem("syncIdentifier", "must not be empty") }
             if identifier.utf8.count > maxSyncIdentifierBytes { problem("syncIdentifier", "must be at most \(maxSyncIdentifierBytes) bytes") }
+            // PostgreSQL text cannot hold U+0000 (its parameters end at a NUL): refused on every store alike.
+            if identifier.utf8.contains(0) { problem("syncIdentifier", "must not contain U+0000 (NUL)") }
             if version == nil { problem("syncVersion", "is required when syncIdentifier is given") }
         } else if version != nil {
             problem("syncVersion", "is not allowed without syncIdentifier")

@@ -19,6 +19,10 @@ public enum WeeklyReportValidator {
             if identifier.utf8.count > SampleValidator.maxSyncIdentifierBytes / 2 {
                 problem(nil, "syncIdentifier", "must be at most \(SampleValidator.maxSyncIdentifierBytes / 2) bytes")
             }
+            // It names the report in paths, where such characters are refused (docs/api.md, "Ids in paths").
+            if InvisibleCharacters.occur(in: identifier) {
+                problem(nil, "syncIdentifier", "must not contain control or format characters (Unicode Cc, Cf, Zl, Zp)")
+            }
         } else {
             problem(nil, "syncIdentifier", "is required")
         }
@@ -53,6 +57,7 @@ public enum WeeklyReportValidator {
             if let key = item.key {
                 if key.isEmpty { problem(index, "key", "must not be empty") }
                 if key.contains("/") { problem(index, "key", "must not contain '/'") }
+                if key.utf8.contains(0) { problem(index, "key", "must not contain U+0000 (NUL)") }
                 if key.utf8.count > SampleValidator.maxSyncIdentifierBytes / 2 { problem(index, "key", "is too long") }
                 if !seenKeys.insert(key).inserted { problem(index, "key", "duplicate key '\(key)' in the report") }
             } else {

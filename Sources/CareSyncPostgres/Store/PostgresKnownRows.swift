@@ -11,14 +11,20 @@ struct PostgresKnownRows {
         let syncIdentifier: String
     }
 
-    /// What the store holds under a uuid (`.unknown` included).
-    var byUUID: [UUID: ExistingUUID] = [:]
+    /// A uuid within its patient (uuids are unique per patient).
+    struct SampleID: Hashable {
+        let patient: String
+        let uuid: UUID
+    }
+
+    /// What the store holds under a patient's uuid (`.unknown` included).
+    var byUUID: [SampleID: ExistingUUID] = [:]
     /// The live sample of a key, `.some(nil)` when there is none.
     var byKey: [Key: Sample?] = [:]
 
-    /// Forgets what a write to `uuid` (and to `key`) changes.
-    mutating func forget(uuid: UUID, key: Key?) {
-        byUUID[uuid] = nil
+    /// Forgets what a write to `id` (and to `key`) changes.
+    mutating func forget(_ id: SampleID, key: Key?) {
+        byUUID[id] = nil
         if let key { byKey[key] = nil }
     }
 }

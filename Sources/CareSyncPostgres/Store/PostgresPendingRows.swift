@@ -8,7 +8,7 @@ struct PostgresPendingRows {
     private var values: [Double] = [], starts: [Int64] = [], ends: [Int64] = [], syncIDs: [String?] = []
     private var versions: [Int64?] = [], sources: [String] = [], metadata: [String?] = [], userEntered: [Bool] = []
     private var secondValues: [Double?] = []
-    private var doomed: [UUID] = [], tombstoneSeqs: [Int64] = [], deletedAt: [Int64] = []
+    private var doomed: [UUID] = [], doomedPatients: [String] = [], tombstoneSeqs: [Int64] = [], deletedAt: [Int64] = []
 
     /// Whether nothing waits.
     var isEmpty: Bool { seqs.isEmpty && doomed.isEmpty }
@@ -22,9 +22,9 @@ struct PostgresPendingRows {
         userEntered.append(input.metadata["wasUserEntered"] == .bool(true)); secondValues.append(input.secondValue)
     }
 
-    /// Queues moving the live sample `uuid` to a tombstone under `seq`.
-    mutating func tombstone(uuid: UUID, seq: Int64, deletedAt ms: Int64) {
-        doomed.append(uuid); tombstoneSeqs.append(seq); deletedAt.append(ms)
+    /// Queues moving the live sample `uuid` of `patient` to a tombstone under `seq`.
+    mutating func tombstone(uuid: UUID, patient: String, seq: Int64, deletedAt ms: Int64) {
+        doomed.append(uuid); doomedPatients.append(patient); tombstoneSeqs.append(seq); deletedAt.append(ms)
     }
 
     /// Writes the tombstones, then the inserts (a replacement's key is free only once its predecessor is gone), and empties.
@@ -32,16 +32,16 @@ struct PostgresPendingRows {
         if !doomed.isEmpty {
             let moved = try db.query("""
                 WITH gone AS (
-                  DELETE FROM samples s USING unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS d(uuid, seq, deleted_at_ms)
-                  WHERE s.uuid = d.uuid
+                  DELETE FROM samples s USING unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[]) AS d(uuid, seq, deleted_at_ms, patient)
+                  WHERE s.patient = d.patient AND s.uuid = d.uuid
                   RETURNING d.seq AS tombstone_seq, d.deleted_at_ms, s.seq, s.patient, s.uuid, s.type, s.start_ms, s.end_ms,
                             s.sync_id, s.sync_version, s.source)
                 INSERT INTO tombstones (seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms,
                                         inserted_seq)
                 SELECT tombstone_seq, patient, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, seq FROM gone
-                """, [.array(doomed), .array(tombstoneSeqs), .array(deletedAt)])
+                """, [.array(doomed), .array(tombstoneSeqs), .array(deletedAt), .array(doomedPatients)])
             guard moved.affected == doomed.count else { throw PostgresStoreCorruption("tombstoning a sample that is not live") }
-            doomed = []; tombstoneSeqs = []; deletedAt = []
+            doomed = []; doomedPatients = []; tombstoneSeqs = []; deletedAt = []
         }
         guard !seqs.isEmpty else { return }
         try db.query("""

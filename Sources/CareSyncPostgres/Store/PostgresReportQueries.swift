@@ -30,12 +30,11 @@ enum PostgresReportQueries {
                      [.text(patient), .text(source), .text(syncIdentifier)]).first(decode)
     }
 
-    /// The report with this id from any source: the latest `updated_at` wins, ties go to the smallest source.
-    static func latestRow(_ db: PostgresConnection, patient: String, syncIdentifier: String) throws -> Row? {
-        try db.query("""
-            SELECT \(columns) FROM weekly_reports WHERE patient = $1 AND sync_id = $2
-            ORDER BY updated_at_ms DESC, source ASC LIMIT 1
-            """, [.text(patient), .text(syncIdentifier)]).first(decode)
+    /// The sources with a report of this id, bytewise (COLLATE "C").
+    static func sources(_ db: PostgresConnection, patient: String, syncIdentifier: String) throws -> [String] {
+        let rows = try db.query("SELECT source FROM weekly_reports WHERE patient = $1 AND sync_id = $2 ORDER BY source COLLATE \"C\"",
+                                [.text(patient), .text(syncIdentifier)])
+        return try rows.map { try $0.string(0) }
     }
 
     /// Reports whose week starts within [from, to], by week start, id, source (the columns sort bytewise: COLLATE "C").

@@ -54,7 +54,7 @@ enum PostgresStatisticsFetch {
     static func input(_ db: PostgresConnection, patient: String, plan: StatisticsPlan) throws -> StatisticsInput {
         var input = StatisticsInput()
         let type = plan.query.type
-        let reads: [(correlation: SampleType, position: Int)?] = [nil] + type.correlations.map { $0 }
+        let reads: [(correlation: SampleType, position: Int)?] = [nil] + plan.query.countedCorrelations.map { $0 }
         for component in reads {
             let longest = try db.query("SELECT max_duration_ms FROM sample_spans WHERE patient = $1 AND type = $2",
                                        [.text(patient), .text((component?.correlation ?? type).rawValue)]).first { try $0.int64(0) }

@@ -143,12 +143,17 @@ public final class PostgresSyncStore: SyncStore {
         try database.read { try PostgresOutbox.entries($0, after: id, limit: limit) }
     }
 
-    /// The current version of a report from any source (latest update wins).
-    public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
+    /// The current version of the report of (patient, source, syncIdentifier).
+    public func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? {
         try database.read { db in
-            try PostgresReportQueries.latestRow(db, patient: patient, syncIdentifier: syncIdentifier)
+            try PostgresReportQueries.row(db, patient: patient, source: source, syncIdentifier: syncIdentifier)
                 .map { try PostgresReportQueries.report(db, patient: patient, row: $0) }
         }
+    }
+
+    /// The sources with a report of this id, bytewise.
+    public func reportSources(patient: String, syncIdentifier: String) throws -> [String] {
+        try database.read { try PostgresReportQueries.sources($0, patient: patient, syncIdentifier: syncIdentifier) }
     }
 
     /// Reports whose week starts within [from, to].

@@ -8,8 +8,8 @@ extension PostgresWriter {
     func readAhead(uuids: [UUID], patient: String, source: String, syncIdentifiers: [String]) throws {
         try flush()
         if !uuids.isEmpty {
-            let found = try fetchExisting(uuids)
-            for uuid in uuids { known.byUUID[uuid] = found[uuid] ?? .unknown }
+            let found = try fetchExisting(uuids, patient: patient)
+            for uuid in uuids { known.byUUID[PostgresKnownRows.SampleID(patient: patient, uuid: uuid)] = found[uuid] ?? .unknown }
         }
         if !syncIdentifiers.isEmpty {
             let found = try fetchLive(patient: patient, source: source, syncIdentifiers: syncIdentifiers)
@@ -39,11 +39,11 @@ extension PostgresWriter {
         return try fetchLive(patient: patient, source: source, syncIdentifiers: [syncIdentifier])[syncIdentifier]
     }
 
-    /// What the store holds under a uuid: a live sample (with its patient), a tombstone, or nothing.
-    func existing(uuid: UUID) throws -> ExistingUUID {
-        if let existing = known.byUUID[uuid] { return existing }
+    /// What the store holds under a uuid for `patient`: a live sample, a tombstone, or nothing.
+    func existing(uuid: UUID, patient: String) throws -> ExistingUUID {
+        if let existing = known.byUUID[PostgresKnownRows.SampleID(patient: patient, uuid: uuid)] { return existing }
         try flush()
-        return try fetchExisting([uuid])[uuid] ?? .unknown
+        return try fetchExisting([uuid], patient: patient)[uuid] ?? .unknown
     }
 
     /// Queues `input` as a new live sample (the client's uuid, else a new one) under the next sequence; returns its uuid.
@@ -52,7 +52,7 @@ extension PostgresWriter {
         let uuid = input.uuid ?? TimeOrderedUUID.make(date: Date(), random: (random.next(), random.next()))
         let seq = try nextSequence(patient: patient)
         try pending.insert(input, seq: seq, uuid: uuid, patient: patient, source: source)
-        known.forget(uuid: uuid, key: input.syncIdentifier.map { .init(patient: patient, source: source, syncIdentifier: $0) })
+        known.forget(PostgresKnownRows.SampleID(patient: patient, uuid: uuid), key: input.syncIdentifier.map { .init(patient: patient, source: source, syncIdentifier: $0) })
         let start = SyncRules.milliseconds(input.start), end = SyncRules.milliseconds(input.end)
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         longest[key] = max(longest[key] ?? 0, end - start)
@@ -63,8 +63,8 @@ extension PostgresWriter {
     /// Queues moving a live sample to its tombstone under the next sequence.
     func tombstone(_ sample: Sample, patient: String, now: Date) throws {
         let seq = try nextSequence(patient: patient)
-        pending.tombstone(uuid: sample.uuid, seq: seq, deletedAt: SyncRules.milliseconds(now))
-        known.forget(uuid: sample.uuid, key: sample.syncIdentifier.map { .init(patient: patient, source: sample.source, syncIdentifier: $0) })
+        pending.tombstone(uuid: sample.uuid, patient: patient, seq: seq, deletedAt: SyncRules.milliseconds(now))
+        known.forget(PostgresKnownRows.SampleID(patient: patient, uuid: sample.uuid), key: sample.syncIdentifier.map { .init(patient: patient, source: sample.source, syncIdentifier: $0) })
         checksumDeltas[SpanKey(patient: patient, type: sample.type.rawValue), default: TypeChecksum()]
             .remove(SampleDigest.of(uuid: sample.uuid, syncVersion: sample.syncVersion))
     }
@@ -83,12 +83,13 @@ extension PostgresWriter {
         return found
     }
 
-    /// What the store holds under each of `uuids` (a uuid it knows nothing of is absent): one statement.
-    private func fetchExisting(_ uuids: [UUID]) throws -> [UUID: ExistingUUID] {
+    /// What the store holds for `patient` under each of `uuids` (a uuid it knows nothing of is absent): one statement.
+    private func fetchExisting(_ uuids: [UUID], patient: String) throws -> [UUID: ExistingUUID] {
         let rows = try db.query("""
-            SELECT 0, patient, \(PostgresSampleRow.sampleColumns) FROM samples WHERE uuid = ANY($1)
-            UNION ALL SELECT 1, NULL, NULL, uuid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tombstones WHERE uuid = ANY($1)
-            """, [.array(uuids)])
+            SELECT 0, patient, \(PostgresSampleRow.sampleColumns) FROM samples WHERE patient = $2 AND uuid = ANY($1)
+            UNION ALL SELECT 1, NULL, NULL, uuid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tombstones
+            WHERE patient = $2 AND uuid = ANY($1)
+            """, [.array(uuids), .text(patient)])
         var found: [UUID: ExistingUUID] = [:]
         for index in 0..<rows.count {
             let row = rows[index]

@@ -22,9 +22,10 @@ public struct APIContext: Sendable {
         self.init(principal: context.values[PrincipalKey.self], parameters: context.parameters, logger: context.logger)
     }
 
-    /// A path parameter; a missing one is a 404.
+    /// A path parameter that meets its id rule (`PathID`); a missing one, or one breaking the rule, is a 404.
     public func parameter(_ name: String) throws(HTTPError) -> String {
         guard let value = parameters[name] else { throw HTTPError.notFound() }
+        guard PathID.isValid(value, name: name) else { throw PathID.refusal(name: name) }
         return value
     }
 

@@ -136,7 +136,15 @@ public final class CareSyncAPI: Sendable {
     func patientScopedWrite(_ request: Request, _ context: APIContext, action: String,
                             _ body: @escaping @Sendable (Principal, String, AuditScope) async throws -> (Response, Int)) async throws -> Response {
         let principal = try await authenticate(request, context)
-        let patient = try context.parameter("patientId")
+        let patient: String
+        do {
+            patient = try context.parameter("patientId")
+        } catch {
+            // Refused before any lookup; the record names the id by its hash, never by its text.
+            let scope = AuditScope(principal: principal, patient: PathID.auditPatient(context.parameters["patientId"]), action: action)
+            try? await audit.commit(scope.record(count: 0, status: error.status.code, time: clock()))
+            throw error
+        }
         let scope = AuditScope(principal: principal, patient: patient, action: action)
         let reply: Response, count: Int
         do {

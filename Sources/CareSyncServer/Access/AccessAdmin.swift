@@ -79,13 +79,15 @@ public struct AccessAdmin: Sendable {
             let known = Set(try store.careTeams().map(\.name))
             for t in spec.careTeams where !known.contains(t) { fail("careTeams", "no care team \(t)") }
         }
-        if let s = spec.source, s.isEmpty || s.utf8.count > 200 || s.contains(where: { $0.isWhitespace || $0.isNewline }) {
-            fail("source", "a source is 1–200 characters without spaces")
-        }
+        if let s = spec.source, let problem = SourceRule.problem(s) { fail("source", problem) }
         let readTypes = parseTypes(spec.readTypes, field: "readTypes", fail: fail)
         let writeTypes = parseTypes(spec.writeTypes, field: "writeTypes", fail: fail)
         if let days = spec.expiresInDays, !(days > 0 && days <= 3650) { fail("expiresInDays", "must be between 0 and 3650 days") }
         guard problems.isEmpty else { throw HTTPError.validation(problems) }
+        // A source belongs to one writer: it decides which samples a token may replace and delete.
+        if let s = spec.source, let reason = try store.tokens().lazy.filter({ $0.source == s }).compactMap({ SourceRule.conflict(spec, with: $0) }).first {
+            throw HTTPError.conflict("Source \(s) belongs to another writer: \(reason). Choose another source.")
+        }
 
         let (id, secret) = TokenSecret.generate()
         let record = TokenRecord(id: id, secretHash: TokenSecret.hash(secret), role: spec.role, patient: spec.patient,

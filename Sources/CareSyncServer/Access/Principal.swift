@@ -33,6 +33,12 @@ public struct Principal: Sendable, Hashable {
         }
     }
 
+    /// The correlations holding `type` that the token may read (nil: every one): what statistics of `type` may count.
+    public func readableCorrelations(of type: SampleType) -> Set<SampleType>? {
+        guard token.readTypes != nil else { return nil }
+        return Set(type.correlations.map(\.correlation).filter(mayRead))
+    }
+
     /// Whether a token's type list (nil: every type) covers `type`, or all of a correlation's components.
     static func allows(_ types: Set<SampleType>?, _ type: SampleType) -> Bool {
         guard let types else { return true }

@@ -24,7 +24,8 @@ extension CareSyncAPI {
     /// POST /v1/patients `{"id","timeZone"}` → 201.
     func createPatient(_ request: Request, _ context: APIContext) async throws -> Response {
         let body = try? jsonBody(request)
-        return try await adminScoped(request, context, action: "admin.patient.create", patient: body?["id"]?.stringValue) { _ in
+        return try await adminScoped(request, context, action: "admin.patient.create",
+                                   patient: PathID.auditPatient(body?["id"]?.stringValue)) { _ in
             let o = try self.jsonBody(request)
             guard let id = o["id"]?.stringValue else { throw HTTPError.invalidParameter("id", "a patient id string is required") }
             let zone = o["timeZone"]?.stringValue
@@ -52,8 +53,9 @@ extension CareSyncAPI {
     func getPatient(_ request: Request, _ context: APIContext) async throws -> Response {
         let principal = try await authenticate(request, context)
         guard principal.role == .admin else { return try await readPatientInReach(request, context.authenticated(as: principal)) }
-        let id = try context.parameter("patientId")
-        return try await adminScoped(request, context.authenticated(as: principal), action: "admin.patient.read", patient: id) { _ in
+        let given = PathID.auditPatient(context.parameters["patientId"])
+        return try await adminScoped(request, context.authenticated(as: principal), action: "admin.patient.read", patient: given) { _ in
+            let id = try context.parameter("patientId")
             let access = self.access
             guard let p = try await self.blocking({ try access.patient(id: id) }) else { throw HTTPError.notFound("No such patient.") }
             return Response.json(Self.encode(p))
@@ -82,9 +84,9 @@ extension CareSyncAPI {
 
     /// POST /v1/care-teams/{name}/patients `{"patientId"}`.
     func addCareTeamPatient(_ request: Request, _ context: APIContext) async throws -> Response {
-        let team = try context.parameter("name")
         let patient = (try? jsonBody(request))?["patientId"]?.stringValue
-        return try await adminScoped(request, context, action: "admin.careTeam.addPatient", patient: patient) { _ in
+        return try await adminScoped(request, context, action: "admin.careTeam.addPatient", patient: PathID.auditPatient(patient)) { _ in
+            let team = try context.parameter("name")
             guard let patient else { throw HTTPError.invalidParameter("patientId", "a patient id string is required") }
             let admin = self.admin
             try await self.blocking { try admin.addPatient(patient, toCareTeam: team) }
@@ -138,8 +140,8 @@ extension CareSyncAPI {
 
     /// DELETE /v1/tokens/{tokenId}: revokes.
     func revokeToken(_ request: Request, _ context: APIContext) async throws -> Response {
-        let id = try context.parameter("tokenId")
-        return try await adminScoped(request, context, action: "admin.token.revoke") { _ in
+        try await adminScoped(request, context, action: "admin.token.revoke") { _ in
+            let id = try context.parameter("tokenId")
             let admin = self.admin, now = self.clock()
             try await self.blocking { try admin.revokeToken(id: id, now: now) }
             return Response.json(["id": .string(id), "revoked": true])

@@ -47,14 +47,26 @@ extension CareSyncAPI {
         }
     }
 
-    /// GET /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: the current version with its chart.
+    /// GET /v1/patients/{patientId}/weekly-reports/{syncIdentifier}?source=: the current version with its chart.
+    /// A report is named by its identifier and its source: `source=` when given, else the caller's own, else the
+    /// only source that has one; several and none of them the caller's is 409, so no writer can shadow another's.
     func getReport(_ request: Request, _ context: APIContext) async throws -> Response {
         try await patientScoped(request, context, action: "reports.read") { principal, patient in
             let id = try context.parameter("syncIdentifier")
-            let store = self.store
-            guard let report = try await self.blocking({ try store.report(patient: patient, syncIdentifier: id) }) else {
-                throw HTTPError.notFound("No weekly report \(id).")
+            let requested = request.query("source")
+            if let requested, let problem = SourceRule.problem(requested) { throw HTTPError.invalidParameter("source", problem) }
+            let store = self.store, own = principal.source
+            let report = try await self.blocking { () throws -> WeeklyReport? in
+                if let requested { return try store.report(patient: patient, syncIdentifier: id, source: requested) }
+                if let mine = try store.report(patient: patient, syncIdentifier: id, source: own) { return mine }
+                let sources = try store.reportSources(patient: patient, syncIdentifier: id)
+                guard sources.count <= 1 else {
+                    throw HTTPError.conflict("Several sources have weekly report \(id) (\(sources.joined(separator: ", "))) "
+                                             + "and none is yours; name one with source=.")
+                }
+                return try sources.first.flatMap { try store.report(patient: patient, syncIdentifier: id, source: $0) }
             }
+            guard let report else { throw HTTPError.notFound("No weekly report \(id)" + (requested.map { " of source \($0)." } ?? ".")) }
             let unit = try Self.unitParameter(request)
             return (Response.json(ReportWire.encode(self.visible(report, to: principal), unit: unit)), report.samples.count)
         }

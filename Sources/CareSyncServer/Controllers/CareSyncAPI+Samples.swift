@@ -103,9 +103,16 @@ extension CareSyncAPI {
             let reply = try await self.keyedWrite(request, principal: principal, operation: "delete",
                 audit: audit, count: targets.count + names.count,
                 writer: { w in
+                    // Another source's sample of a type the caller may not read is hidden, so it answers as unknown.
                     let results = try w.delete(uuids: targets, syncIdentifiers: names, patient: patient, source: source, now: now)
+                        .map { r in
+                            guard r.outcome == .notOwned, let type = r.type, !principal.mayRead(type) else { return r }
+                            return DeleteItemResult(uuid: r.uuid, syncIdentifier: nil, outcome: .notFound)
+                        }
                     // As in HealthKit, deleting a type needs the right to write it: refused, the transaction stores nothing.
-                    let denied = results.enumerated().filter { $0.element.type.map { !principal.mayWrite($0) } ?? false }
+                    let denied = results.enumerated().filter { item in
+                        item.element.outcome == .deleted && item.element.type.map { !principal.mayWrite($0) } ?? false
+                    }
                     guard denied.isEmpty else {
                         throw HTTPError.forbidden("This token may not delete some of these types; nothing was deleted.",
                             errors: denied.map { item in

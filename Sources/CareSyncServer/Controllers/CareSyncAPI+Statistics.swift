@@ -9,6 +9,8 @@ extension CareSyncAPI {
             var query = try Self.statisticsQuery(request)
             // A type the caller may not read answers as if it had no samples, as HealthKit hides read denial.
             if !principal.mayRead(query.type) { query.sources = [] }
+            // A pair counts only when the token may read the whole pair, as in the feed and checksums.
+            query.correlations = principal.readableCorrelations(of: query.type)
             let q = query
             let store = self.store
             let collection = try await self.blocking { try store.statistics(patient: patient, query: q) }

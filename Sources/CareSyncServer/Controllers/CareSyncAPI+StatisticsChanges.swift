@@ -14,6 +14,8 @@ extension CareSyncAPI {
             let readable = principal.mayRead(query.type)
             // A type the caller may not read has no samples, as in statistics and the feed: nothing changes.
             if !readable { query.sources = [] }
+            // A pair counts only when the token may read the whole pair, as in the feed and checksums.
+            query.correlations = principal.readableCorrelations(of: query.type)
             let q = query, from = since, store = self.store, limit = self.limits.maxPageLimit
             let (collection, touched, anchor) = try await self.blocking { () throws -> (StatisticsCollection, Set<Int>?, Anchor) in
                 let plan = try StatisticsPlan(q)
@@ -38,7 +40,7 @@ extension CareSyncAPI {
     static func touchedBuckets(_ plan: StatisticsPlan, patient: String, since: Anchor?, readable: Bool,
                                store: any SyncStore, pageLimit: Int) throws -> (Set<Int>?, Anchor) {
         guard let since else { return (nil, try store.currentAnchor()) }
-        var query = ChangeQuery(patient: patient, anchor: since, types: readable ? plan.query.type.statisticsSources : [],
+        var query = ChangeQuery(patient: patient, anchor: since, types: readable ? plan.query.statisticsSources : [],
                                 limit: pageLimit)
         if !readable {
             // Nothing visible changes; still the anchor is checked (400, 410) and moves to the head.
@@ -79,8 +81,8 @@ extension CareSyncAPI {
     }
 }
 
-extension SampleType {
-    /// The stored types a statistics query of this type reads: itself, and the correlations holding it
-    /// (blood pressure pairs for `bloodPressureSystolic`).
-    var statisticsSources: Set<SampleType> { Set([self] + correlations.map(\.correlation)) }
+extension StatisticsQuery {
+    /// The stored types this query reads: its type, and the correlations holding it that count
+    /// (blood pressure pairs for `bloodPressureSystolic`, unless the caller may not read the pair).
+    var statisticsSources: Set<SampleType> { Set([type] + countedCorrelations.map(\.correlation)) }
 }

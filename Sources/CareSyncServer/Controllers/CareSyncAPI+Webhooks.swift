@@ -48,9 +48,9 @@ extension CareSyncAPI {
 
     /// GET /v1/webhooks/{webhookId}: one subscription with its delivery state.
     func getWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
-        let id = try context.parameter("webhookId")
-        return try await adminScoped(request, context, action: "admin.webhook.read") { _ in
-            Response.json(WebhookWire.encode(try await self.webhookStatus(id)))
+        try await adminScoped(request, context, action: "admin.webhook.read") { _ in
+            let id = try context.parameter("webhookId")
+            return Response.json(WebhookWire.encode(try await self.webhookStatus(id)))
         }
     }
 
@@ -65,8 +65,8 @@ extension CareSyncAPI {
     }
 
     private func setWebhookPaused(_ paused: Bool, _ request: Request, _ context: APIContext) async throws -> Response {
-        let id = try context.parameter("webhookId")
-        return try await adminScoped(request, context, action: paused ? "admin.webhook.pause" : "admin.webhook.resume") { _ in
+        try await adminScoped(request, context, action: paused ? "admin.webhook.pause" : "admin.webhook.resume") { _ in
+            let id = try context.parameter("webhookId")
             let (webhooks, now) = (self.webhooks, self.clock())
             guard try await self.blocking({ try webhooks.setPaused(paused, subscription: id, now: now) }) else { throw Self.noWebhook(id) }
             self.onWebhookChange()
@@ -76,8 +76,8 @@ extension CareSyncAPI {
 
     /// POST /v1/webhooks/{webhookId}/replay `{"fromSequence": n}`: queues the kept deliveries from `n` on again.
     func replayWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
-        let id = try context.parameter("webhookId")
-        return try await adminScoped(request, context, action: "admin.webhook.replay") { _ in
+        try await adminScoped(request, context, action: "admin.webhook.replay") { _ in
+            let id = try context.parameter("webhookId")
             let body = try self.jsonBody(request)
             guard let number = body["fromSequence"]?.numberValue, number >= 1, number <= 9e15, number.rounded() == number else {
                 throw HTTPError.invalidParameter("fromSequence", "a delivery sequence number (an integer from 1) is required")
@@ -98,8 +98,8 @@ extension CareSyncAPI {
 
     /// DELETE /v1/webhooks/{webhookId}: the subscription and its queue are gone.
     func deleteWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
-        let id = try context.parameter("webhookId")
-        return try await adminScoped(request, context, action: "admin.webhook.delete") { _ in
+        try await adminScoped(request, context, action: "admin.webhook.delete") { _ in
+            let id = try context.parameter("webhookId")
             let webhooks = self.webhooks
             guard try await self.blocking({ try webhooks.deleteSubscription(id: id) }) else { throw Self.noWebhook(id) }
             return Response.json(["id": .string(id), "deleted": true])

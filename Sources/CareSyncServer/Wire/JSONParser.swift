@@ -44,7 +44,7 @@ struct JSONParser {
         case UInt8(ascii: "t"): try expect("true"); return .bool(true)
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
-        default: return .number(try number())
+        default: return try number()
         }
     }
 
@@ -157,7 +157,8 @@ struct JSONParser {
         return v
     }
 
-    private mutating func number() throws(Failure) -> Double {
+    /// A number; an integer literal beyond ±2^53 that fits Int64 stays exact as `.integer` (a syncVersion may be Int64.max).
+    private mutating func number() throws(Failure) -> JSONValue {
         let start = i
         func digits() -> Int {
             let s = i
@@ -180,9 +181,11 @@ struct JSONParser {
             let negative = bytes[k] == UInt8(ascii: "-")
             if negative { k += 1 }
             while k < i { v = v * 10 + Int64(bytes[k] - 48); k += 1 }
-            return Double(negative ? -v : v)
+            return .number(Double(negative ? -v : v))
         }
-        guard let d = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else { throw Failure() }
-        return d
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        if integral, let v = Int64(text) { return JSONValue.exactly(v) }
+        guard let d = Double(text) else { throw Failure() }
+        return .number(d)
     }
 }

@@ -14,6 +14,7 @@ extension JSONValue {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")
         case .number(let n): writeNumber(n, into: &out)
+        case .integer(let v): writeInteger(v, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .array(let a):
             out.append("[")

@@ -7,6 +7,8 @@ public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
+    /// An integer beyond ±2^53, which a `Double` cannot hold exactly; the parser gives `.number` for every other.
+    case integer(Int64)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -18,7 +20,21 @@ public enum JSONValue: Hashable, Sendable {
     /// The string, or nil.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     /// The number, or nil.
-    public var numberValue: Double? { if case .number(let n) = self { return n }; return nil }
+    public var numberValue: Double? {
+        switch self {
+        case .number(let n): n
+        case .integer(let v): Double(v)
+        default: nil
+        }
+    }
+    /// The number when it is an exact integer in Int64's range, or nil.
+    public var integerValue: Int64? {
+        switch self {
+        case .number(let n): n == n.rounded() && abs(n) <= 9_007_199_254_740_992 ? Int64(n) : nil
+        case .integer(let v): v
+        default: nil
+        }
+    }
     /// The boolean, or nil.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
 
@@ -30,7 +46,7 @@ public enum JSONValue: Hashable, Sendable {
         switch self {
         case .null: "null"
         case .bool: "boolean"
-        case .number: "number"
+        case .number, .integer: "number"
         case .string: "string"
         case .array: "array"
         case .object: "object"
@@ -68,5 +84,7 @@ extension JSONValue {
     /// A number, or null when nil.
     public static func optional(_ n: Double?) -> JSONValue { n.map(JSONValue.number) ?? .null }
     /// An integer, or null when nil.
-    public static func optional(_ n: Int64?) -> JSONValue { n.map { .number(Double($0)) } ?? .null }
+    public static func optional(_ n: Int64?) -> JSONValue { n.map(exactly) ?? .null }
+    /// An integer, exact over Int64's whole range: `.number` up to ±2^53, `.integer` beyond.
+    public static func exactly(_ n: Int64) -> JSONValue { n.magnitude <= 9_007_199_254_740_992 ? .number(Double(n)) : .integer(n) }
 }

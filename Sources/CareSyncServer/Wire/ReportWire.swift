@@ -29,7 +29,8 @@ public enum ReportWire {
         }
         switch o["syncVersion"] {
         case nil, .null?: break
-        case .number(let n)?: if let v = SampleWire.integer(n) { draft.syncVersion = v } else { kind("syncVersion", "must be an integer") }
+        case let n? where n.numberValue != nil:
+            if let v = n.integerValue { draft.syncVersion = v } else { kind("syncVersion", "must be an integer in the 64-bit signed range") }
         case let other?: kind("syncVersion", "must be an integer, not \(other.kindName)")
         }
         switch o["samples"] {

@@ -62,7 +62,7 @@ public enum SampleWire {
         d.sample.end = string("end")
         switch o["value"] {
         case nil, .null?: break
-        case .number(let n)?: d.sample.value = n
+        case let n? where n.numberValue != nil: d.sample.value = n.numberValue
         case let other?: bad("value", "must be a number, not \(other.kindName)")
         }
         switch o["components"] {
@@ -70,7 +70,7 @@ public enum SampleWire {
         case .object(let given)?:
             var components: [String: Double] = [:]
             for (key, v) in given {
-                if case .number(let n) = v { components[key] = n } else { bad("components.\(key)", "must be a number, not \(v.kindName)") }
+                if let n = v.numberValue { components[key] = n } else { bad("components.\(key)", "must be a number, not \(v.kindName)") }
             }
             d.sample.components = components
         case let other?: bad("components", "must be an object, not \(other.kindName)")
@@ -79,8 +79,8 @@ public enum SampleWire {
         var syncVersion: Int64?
         switch o["syncVersion"] {
         case nil, .null?: break
-        case .number(let n)?:
-            if let v = integer(n) { syncVersion = v } else { bad("syncVersion", "must be an integer") }
+        case let n? where n.numberValue != nil:
+            if let v = n.integerValue { syncVersion = v } else { bad("syncVersion", "must be an integer in the 64-bit signed range") }
         case let other?: bad("syncVersion", "must be an integer, not \(other.kindName)")
         }
         if options.allowsIdentity {
@@ -101,6 +101,7 @@ public enum SampleWire {
                 switch v {
                 case .string(let s): metadata[key] = .string(s)
                 case .number(let n): metadata[key] = .number(n)
+                case .integer(let n): metadata[key] = .number(Double(n))
                 case .bool(let b): metadata[key] = .bool(b)
                 default: bad("metadata.\(key)", "must be a string, number or boolean, not \(v.kindName)")
                 }
@@ -109,11 +110,6 @@ public enum SampleWire {
         case let other?: bad("metadata", "must be an object, not \(other.kindName)")
         }
         return d
-    }
-
-    static func integer(_ n: Double) -> Int64? {
-        guard n == n.rounded(), abs(n) <= 9_007_199_254_740_992 else { return nil }
-        return Int64(n)
     }
 
     /// A stored sample as JSON, its value in `unit` when given and it fits the type, else the canonical unit.

@@ -47,7 +47,13 @@ public final class Statement {
     /// Binds a string as TEXT (nil binds NULL).
     public func bind(_ value: String?, at index: Int32) throws {
         guard let value else { return try check(sqlite3_bind_null(handle, index)) }
-        try check(sqlite3_bind_text(handle, index, value, -1, caresync_sqlite_transient()))
+        guard !value.isEmpty else { return try check(sqlite3_bind_text(handle, index, "", 0, caresync_sqlite_transient())) }
+        // By byte count, not up to a NUL: "alice\0junk" must never bind as "alice".
+        var text = value
+        let rc = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), caresync_sqlite_transient()) }
+        }
+        try check(rc)
     }
 
     /// Binds bytes as a BLOB (nil binds NULL).
@@ -143,7 +149,7 @@ public final class Statement {
     /// Column `index` as text (NULL reads "").
     public func string(_ index: Int32) -> String {
         guard let text = sqlite3_column_text(handle, index) else { return "" }
-        return String(cString: text)
+        return String(decoding: UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
     }
     /// Column `index` as text, nil when NULL.
     public func optionalString(_ index: Int32) -> String? { isNull(index) ? nil : string(index) }

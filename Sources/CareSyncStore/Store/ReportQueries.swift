@@ -29,12 +29,10 @@ enum ReportQueries {
                         [.text(patient), .text(source), .text(syncIdentifier)], decode)
     }
 
-    /// The report with this id from any source: the latest `updated_at` wins, ties go to the smallest source.
-    static func latestRow(_ db: Connection, patient: String, syncIdentifier: String) throws -> Row? {
-        try db.fetchOne("""
-            SELECT \(columns) FROM weekly_reports WHERE patient = ? AND sync_id = ?
-            ORDER BY updated_at_ms DESC, source ASC LIMIT 1
-            """, [.text(patient), .text(syncIdentifier)], decode)
+    /// The sources with a report of this id, bytewise (SQLite's default collation).
+    static func sources(_ db: Connection, patient: String, syncIdentifier: String) throws -> [String] {
+        try db.fetchAll("SELECT source FROM weekly_reports WHERE patient = ? AND sync_id = ? ORDER BY source",
+                        [.text(patient), .text(syncIdentifier)]) { $0.string(0) }
     }
 
     /// Reports whose week starts within [from, to], by week start, id, source.

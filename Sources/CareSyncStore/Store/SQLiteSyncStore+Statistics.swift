@@ -68,7 +68,7 @@ enum StatisticsFetch {
         var input = StatisticsInput()
         var sources = SourceNames()
         let type = plan.query.type
-        let reads: [(correlation: SampleType, position: Int)?] = [nil] + type.correlations.map { $0 }
+        let reads: [(correlation: SampleType, position: Int)?] = [nil] + plan.query.countedCorrelations.map { $0 }
         for component in reads {
             let longest = try longest(db, patient: patient, type: component?.correlation ?? type)
             let (sql, arguments) = statement(patient: patient, plan: plan, longest: longest, component: component)

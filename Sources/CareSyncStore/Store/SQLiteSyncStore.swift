@@ -115,12 +115,17 @@ public final class SQLiteSyncStore: SyncStore {
         try database.read { try OutboxQueries.entries($0, after: id, limit: limit) }
     }
 
-    /// The current version of a report from any source (latest update wins).
-    public func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? {
+    /// The current version of the report of (patient, source, syncIdentifier).
+    public func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? {
         try database.read { db in
-            try ReportQueries.latestRow(db, patient: patient, syncIdentifier: syncIdentifier)
+            try ReportQueries.row(db, patient: patient, source: source, syncIdentifier: syncIdentifier)
                 .map { try ReportQueries.report(db, patient: patient, row: $0) }
         }
+    }
+
+    /// The sources with a report of this id, bytewise.
+    public func reportSources(patient: String, syncIdentifier: String) throws -> [String] {
+        try database.read { try ReportQueries.sources($0, patient: patient, syncIdentifier: syncIdentifier) }
     }
 
     /// Reports whose week starts within [from, to].

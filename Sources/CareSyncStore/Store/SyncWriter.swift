@@ -75,13 +75,14 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         return try statement.first { try SampleRow.decodeSample($0) }
     }
 
-    /// What the store holds under a uuid: a live sample (with its patient), a tombstone, or nothing.
-    public func existing(uuid: UUID) throws -> ExistingUUID {
-        if let live = try db.fetchOne("SELECT patient, \(SampleRow.sampleColumns) FROM samples WHERE uuid = ?",
-                                      [.blob(uuid.bytes)], { ($0.string(0), try SampleRow.decodeSample($0, offset: 1)) }) {
-            return .live(live.1, patient: live.0)
+    /// What the store holds under a uuid for `patient`: a live sample, a tombstone, or nothing.
+    public func existing(uuid: UUID, patient: String) throws -> ExistingUUID {
+        if let live = try db.fetchOne("SELECT \(SampleRow.sampleColumns) FROM samples WHERE patient = ? AND uuid = ?",
+                                      [.text(patient), .blob(uuid.bytes)], { try SampleRow.decodeSample($0) }) {
+            return .live(live, patient: patient)
         }
-        let deleted = try db.scalarInt64("SELECT count(*) FROM tombstones WHERE uuid = ?", [.blob(uuid.bytes)]) ?? 0
+        let deleted = try db.scalarInt64("SELECT count(*) FROM tombstones WHERE patient = ? AND uuid = ?",
+                                         [.text(patient), .blob(uuid.bytes)]) ?? 0
         return deleted > 0 ? .deleted : .unknown
     }
 
@@ -158,7 +159,8 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
 
     /// Removes a live sample and leaves its tombstone, under the next sequence.
     public func tombstone(_ sample: Sample, patient: String, now: Date) throws {
-        let inserted = try db.fetchAll("DELETE FROM samples WHERE uuid = ? RETURNING seq", [.blob(sample.uuid.bytes)]) { $0.int64(0) }
+        let inserted = try db.fetchAll("DELETE FROM samples WHERE patient = ? AND uuid = ? RETURNING seq",
+                                       [.text(patient), .blob(sample.uuid.bytes)]) { $0.int64(0) }
         guard inserted.count == 1 else { throw StoreCorruption("tombstoning a sample that is not live") }
         let seq = try nextSequence(patient: patient, kind: 1, uuid: sample.uuid)
         let insert = try db.cachedStatement("""

@@ -41,7 +41,12 @@ struct BrokenStore: SyncStore {
         try base.statistics(patient: patient, query: query)
     }
     func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { try base.outbox(after: id, limit: limit) }
-    func report(patient: String, syncIdentifier: String) throws -> WeeklyReport? { try base.report(patient: patient, syncIdentifier: syncIdentifier) }
+    func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? {
+        try base.report(patient: patient, syncIdentifier: syncIdentifier, source: source)
+    }
+    func reportSources(patient: String, syncIdentifier: String) throws -> [String] {
+        try base.reportSources(patient: patient, syncIdentifier: syncIdentifier)
+    }
     func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
     func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }
     func purgeIdempotencyRecords(now: Date) throws -> Int { try base.purgeIdempotencyRecords(now: now) }

@@ -260,9 +260,17 @@ struct ModelBasedRun {
     func checkReports() throws {
         for patient in OperationGenerator.patients {
             for id in OperationGenerator.reportIDs {
-                let s = try store.report(patient: patient, syncIdentifier: id).map(toModel)
-                let m = try model.report(patient: patient, syncIdentifier: id)
-                guard s == m else { throw Divergence(description: "report \(patient)/\(id): store \(String(describing: s)), model \(String(describing: m))") }
+                let sources = try store.reportSources(patient: patient, syncIdentifier: id)
+                guard sources == (try model.reportSources(patient: patient, syncIdentifier: id)) else {
+                    throw Divergence(description: "report sources of \(patient)/\(id) differ")
+                }
+                for source in OperationGenerator.therapists {
+                    let s = try store.report(patient: patient, syncIdentifier: id, source: source).map(toModel)
+                    let m = try model.report(patient: patient, syncIdentifier: id, source: source)
+                    guard s == m else {
+                        throw Divergence(description: "report \(patient)/\(source)/\(id): store \(String(describing: s)), model \(String(describing: m))")
+                    }
+                }
             }
             let week = CalendarDay(year: 2020, month: 6, day: 15)
             let listed = try store.reports(patient: patient, from: week, to: week).map(toModel)

@@ -112,7 +112,6 @@ import Testing
         var otherSource = input
         otherSource.syncIdentifier = "d"
         Contract.expectError(.conflict("")) { try upsert(store, [otherSource], source: "org.example.watch", at: 3) }
-        Contract.expectError(.conflict("")) { try upsert(store, [input], patient: "patient-2", at: 3) }
         #expect(try store.currentAnchor() == first.anchor)
         #expect(try Contract.readAll(store).samples.map(\.uuid) == [id])
     }

@@ -67,7 +67,7 @@ import Testing
         let fresh = try Contract.readAll(store)
         #expect(fresh.sampleUUIDs == [newJune18.uuid, try #require(posted.report.samples["2020-06-19"]).uuid])
         #expect(fresh.deletedUUIDs == [oldJune18.uuid, june16.uuid])
-        let stored = try #require(try store.report(patient: Contract.patient, syncIdentifier: "report-2020-W25"))
+        let stored = try #require(try store.report(patient: Contract.patient, syncIdentifier: "report-2020-W25", source: Contract.therapist))
         #expect(stored.syncVersion == 3 && Set(stored.samples.keys) == ["2020-06-18", "2020-06-19"])
     }
 }

@@ -50,7 +50,7 @@ import Testing
             #expect(result.report == v3.report)
             #expect(result.anchor == v3.anchor)
         }
-        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25") == v3.report)
+        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: src) == v3.report)
     }
 
     @Test(arguments: ContractStores.all)
@@ -66,8 +66,8 @@ import Testing
         #expect(june.map(\.syncIdentifier) == ["report-2020-W25", "report-2020-W26"])
         #expect(try store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 16),
                                   to: CalendarDay(year: 2020, month: 6, day: 22)).map(\.syncIdentifier) == ["report-2020-W26"])
-        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25") == w25.report)
-        #expect(try store.report(patient: p, syncIdentifier: "nope") == nil)
+        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: src) == w25.report)
+        #expect(try store.report(patient: p, syncIdentifier: "nope", source: src) == nil)
 
         // Only the author deletes; the samples become tombstones; the id is then free.
         #expect(try store.deleteReport(patient: p, syncIdentifier: "report-2020-W25", source: "org.example.other", now: now) == nil)
@@ -77,11 +77,11 @@ import Testing
         let read = try Contract.readAll(store, from: before)
         #expect(read.samples.isEmpty && read.deletedUUIDs == Set(w25.report.samples.values.map(\.uuid)))
         #expect(read.deletedObjects.allSatisfy { $0.deletedAt == now + 5 })
-        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25") == nil)
+        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: src) == nil)
         #expect(try store.deleteReport(patient: p, syncIdentifier: "report-2020-W25", source: src, now: now) == nil)
         #expect(try store.upsertReport(Contract.makeReport(version: 1, walks: [(18, 2)]), patient: p, source: src,
                                        now: now + 9).outcome == .inserted)
-        #expect(try store.report(patient: "patient-2", syncIdentifier: "report-2020-W25")?.samples.count == 1)
+        #expect(try store.report(patient: "patient-2", syncIdentifier: "report-2020-W25", source: src)?.samples.count == 1)
     }
 
     @Test(arguments: ContractStores.all)
@@ -91,8 +91,12 @@ import Testing
         let other = try store.upsertReport(Contract.makeReport(version: 1, walks: [(18, 2)]), patient: p, source: "org.example.t2", now: now + 1)
         #expect(other.outcome == .inserted)
         #expect(try Contract.readAll(store).samples.count == 2)
-        // The most recently updated report answers an unscoped read.
-        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25")?.source == "org.example.t2")
+        // A read names its source: each source reads its own, however recently another source wrote (issue 25).
+        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: src)?.syncVersion == 5)
+        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: "org.example.t2")?.syncVersion == 1)
+        #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: "org.example.t3") == nil)
+        #expect(try store.reportSources(patient: p, syncIdentifier: "report-2020-W25") == ["org.example.t2", src].sorted())
+        #expect(try store.reportSources(patient: "patient-2", syncIdentifier: "report-2020-W25").isEmpty)
     }
 
     @Test func reportValidationRules() {

@@ -41,10 +41,12 @@ extension CareSyncClient {
                                    idempotencyKey: idempotencyKey), as: WeeklyReportAnswer.self)
     }
 
-    /// The current version of a report, or nil when there is none (404).
-    public func weeklyReport(patient: String, syncIdentifier: String) async throws -> WeeklyReport? {
+    /// The current version of a report, or nil when there is none (404): `source`'s, else the caller's own, else the
+    /// only source's (several sources and none the caller's: a `conflict` problem; name one with `source`).
+    public func weeklyReport(patient: String, syncIdentifier: String, source: String? = nil) async throws -> WeeklyReport? {
         do {
-            return try await send(Call(method: "GET", path: ["v1", "patients", patient, "weekly-reports", syncIdentifier]),
+            return try await send(Call(method: "GET", path: ["v1", "patients", patient, "weekly-reports", syncIdentifier],
+                                       query: source.map { [("source", $0)] } ?? []),
                                   as: WeeklyReport.self)
         } catch let problem as Problem where problem.code == "notFound" {
             return nil
