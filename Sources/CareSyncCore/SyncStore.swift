@@ -55,8 +55,9 @@ public protocol SyncStore: JobLeases {
     /// The sources that have a report with this identifier for the patient, in bytewise order.
     func reportSources(patient: String, syncIdentifier: String) throws -> [String]
 
-    /// Reports whose week starts within `[from, to]`, by week start.
-    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport]
+    /// A page of the reports whose week starts within the query's range, in list order (`ReportPosition`), holding
+    /// whole reports within the query's budgets (`ReportPage.taken`), and where the next page starts.
+    func reports(_ query: ReportListQuery) throws -> ReportPage
 
     /// Purges tombstones deleted before `horizon` and records it; older anchors become `anchorExpired`.
     func purgeTombstones(before horizon: Date) throws -> Int

@@ -129,14 +129,19 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         }
     }
 
-    /// Reports whose week starts in `[from, to]`, by week start, id and source.
-    public func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] {
+    /// A page of the reports whose week starts in `[from, to]`, by week start, id and source (bytewise).
+    public func reports(_ query: ReportListQuery) throws -> ReportPage {
         read { state in
-            state.reports.filter { $0.key.patient == patient && $0.value.weekStart >= from && $0.value.weekStart <= to }
-                .sorted { a, b in
-                    (a.value.weekStart, a.key.syncIdentifier, a.key.source) < (b.value.weekStart, b.key.syncIdentifier, b.key.source)
-                }
-                .map { state.weeklyReport($0.value, key: $0.key) }
+            func position(_ entry: (key: ModelState.Key, value: ModelState.Report)) -> ReportPosition {
+                ReportPosition(weekStart: entry.value.weekStart, syncIdentifier: entry.key.syncIdentifier, source: entry.key.source)
+            }
+            let candidates = state.reports
+                .filter { $0.key.patient == query.patient && $0.value.weekStart >= query.from && $0.value.weekStart <= query.to }
+                .filter { entry in query.after.map { $0 < position(entry) } ?? true }
+                .sorted { position($0) < position($1) }
+                .prefix(query.maxReports + 1)
+            let plan = ReportPage.plan(Array(candidates), query: query, position: position, keyCount: \.value.keys.count)
+            return ReportPage(reports: plan.rows.map { state.weeklyReport($0.value, key: $0.key) }, next: plan.next)
         }
     }
 

@@ -148,7 +148,7 @@ struct FailingStore: SyncStore {
     func outbox(after id: Int64, limit: Int) throws -> [OutboxEntry] { throw error }
     func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? { throw error }
     func reportSources(patient: String, syncIdentifier: String) throws -> [String] { throw error }
-    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { throw error }
+    func reports(_ query: ReportListQuery) throws -> ReportPage { throw error }
     func purgeTombstones(before horizon: Date) throws -> Int { throw error }
     func purgeIdempotencyRecords(now: Date) throws -> Int { throw error }
     func acquireLease(_ job: LeasedJob) throws -> Bool { throw error }

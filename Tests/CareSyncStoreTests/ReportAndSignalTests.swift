@@ -44,8 +44,8 @@ import CareSyncTestSupport
                                                       start: v2.report.samples["2020-06-19"]!.start, end: v2.report.samples["2020-06-19"]!.end,
                                                       deletedAt: StoreFixture.t0))])
         #expect(try f.store.report(patient: p, syncIdentifier: "report-2020-W25", source: therapist) == v3.report)
-        #expect(try f.store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 15), to: CalendarDay(year: 2020, month: 6, day: 15)) == [v3.report])
-        #expect(try f.store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 16), to: CalendarDay(year: 2020, month: 7, day: 1)).isEmpty)
+        #expect(try f.store.allReports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 15), to: CalendarDay(year: 2020, month: 6, day: 15)) == [v3.report])
+        #expect(try f.store.allReports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 16), to: CalendarDay(year: 2020, month: 7, day: 1)).isEmpty)
         #expect(try f.store.deleteReport(patient: p, syncIdentifier: "report-2020-W25", source: "someone.else", now: StoreFixture.t0) == nil)
         let deleted = try f.store.deleteReport(patient: p, syncIdentifier: "report-2020-W25", source: therapist, now: StoreFixture.t0)
         #expect(deleted == (try f.store.currentAnchor()))

@@ -37,12 +37,23 @@ enum PostgresReportQueries {
         return try rows.map { try $0.string(0) }
     }
 
-    /// Reports whose week starts within [from, to], by week start, id, source (the columns sort bytewise: COLLATE "C").
-    static func rows(_ db: PostgresConnection, patient: String, from: CalendarDay, to: CalendarDay) throws -> [Row] {
-        try db.query("""
-            SELECT \(columns) FROM weekly_reports WHERE patient = $1 AND week_start BETWEEN $2 AND $3
-            ORDER BY week_start, sync_id, source
-            """, [.text(patient), .text(from.description), .text(to.description)]).map(decode)
+    /// The candidates of a report list page: up to `maxReports + 1` rows after the query's position, in list order
+    /// (the columns sort bytewise: COLLATE "C").
+    static func rows(_ db: PostgresConnection, _ query: ReportListQuery) throws -> [Row] {
+        var sql = "SELECT \(columns) FROM weekly_reports WHERE patient = $1 AND week_start BETWEEN $2 AND $3"
+        var parameters: [PostgresValue] = [.text(query.patient), .text(query.from.description), .text(query.to.description)]
+        if let after = query.after {
+            sql += " AND (week_start, sync_id, source) > ($4, $5, $6)"
+            parameters += [.text(after.weekStart.description), .text(after.syncIdentifier), .text(after.source)]
+        }
+        sql += " ORDER BY week_start, sync_id, source LIMIT $\(parameters.count + 1)"
+        parameters.append(.int64(Int64(query.maxReports) + 1))
+        return try db.query(sql, parameters).map(decode)
+    }
+
+    /// The row's place in the list.
+    static func position(_ row: Row) -> ReportPosition {
+        ReportPosition(weekStart: row.weekStart, syncIdentifier: row.syncIdentifier, source: row.source)
     }
 
     /// Inserts or updates a report row.

@@ -156,11 +156,13 @@ public final class PostgresSyncStore: SyncStore {
         try database.read { try PostgresReportQueries.sources($0, patient: patient, syncIdentifier: syncIdentifier) }
     }
 
-    /// Reports whose week starts within [from, to].
-    public func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] {
+    /// A page of the report list, read in one snapshot.
+    public func reports(_ query: ReportListQuery) throws -> ReportPage {
         try database.read { db in
-            try PostgresReportQueries.rows(db, patient: patient, from: from, to: to)
-                .map { try PostgresReportQueries.report(db, patient: patient, row: $0) }
+            let plan = ReportPage.plan(try PostgresReportQueries.rows(db, query), query: query,
+                                       position: PostgresReportQueries.position, keyCount: \.keys.count)
+            return ReportPage(reports: try plan.rows.map { try PostgresReportQueries.report(db, patient: query.patient, row: $0) },
+                              next: plan.next)
         }
     }
 

@@ -28,22 +28,56 @@ extension CareSyncAPI {
         }
     }
 
-    /// GET /v1/patients/{patientId}/weekly-reports?from=&to=: reports whose week starts in the range.
+    /// GET /v1/patients/{patientId}/weekly-reports?from=&to=&limit=&cursor=&summary=: a page of the reports whose
+    /// week starts in the range. A page holds at most `limit` reports and whole reports of at most the per-request
+    /// item limit of samples together (at least one report), so no answer grows with the patient's history; `next`
+    /// is the cursor of the following page, null on the last. `summary=true` leaves samples and charts out.
     func listReports(_ request: Request, _ context: APIContext) async throws -> Response {
         try await patientScoped(request, context, action: "reports.list") { principal, patient in
-            var problems: [ValidationProblem] = []
-            var days: [CalendarDay] = []
-            for (field, fallback) in [("from", CalendarDay(year: 1, month: 1, day: 1)), ("to", CalendarDay(year: 9999, month: 12, day: 31))] {
-                if let text = request.query(field) {
-                    if let d = CalendarDay(parsing: text) { days.append(d) }
-                    else { problems.append(ValidationProblem(index: nil, field: field, message: "must be a day YYYY-MM-DD")) }
-                } else { days.append(fallback) }
-            }
-            guard problems.isEmpty else { throw HTTPError.validation(problems) }
-            let store = self.store, from = days[0], to = days[1]
-            let reports = try await self.blocking { try store.reports(patient: patient, from: from, to: to) }
+            let query = try self.reportListQuery(request, patient: patient)
+            let summary = try Self.booleanParameter(request, "summary") ?? false
             let unit = try Self.unitParameter(request)
-            return (Response.json(["reports": .array(reports.map { ReportWire.encode(self.visible($0, to: principal), unit: unit) })]), reports.count)
+            let store = self.store
+            let page = try await self.blocking { try store.reports(query) }
+            let reports = page.reports.map { self.visible($0, to: principal) }
+            let encoded = reports.map { summary ? ReportListWire.summary($0) : ReportWire.encode($0, unit: unit) }
+            let reply = Response.json(["reports": .array(encoded), "next": .optional(page.next.map(ReportListWire.cursor))])
+            return (reply, reports.count)
+        }
+    }
+
+    /// The page a list request asks for: `from`, `to`, `limit` (1–500, default 100) and `cursor`, or 422 naming each bad one.
+    func reportListQuery(_ request: Request, patient: String) throws -> ReportListQuery {
+        var problems: [ValidationProblem] = []
+        var days: [CalendarDay] = []
+        for (field, fallback) in [("from", CalendarDay(year: 1, month: 1, day: 1)), ("to", CalendarDay(year: 9999, month: 12, day: 31))] {
+            if let text = request.query(field) {
+                if let d = CalendarDay(parsing: text) { days.append(d) }
+                else { problems.append(ValidationProblem(index: nil, field: field, message: "must be a day YYYY-MM-DD")); days.append(fallback) }
+            } else { days.append(fallback) }
+        }
+        var limit = 100
+        if let text = request.query("limit") {
+            if let n = Int(text), (1...500).contains(n) { limit = n }
+            else { problems.append(ValidationProblem(index: nil, field: "limit", message: "must be an integer from 1 to 500")) }
+        }
+        var after: ReportPosition?
+        if let text = request.query("cursor") {
+            after = ReportListWire.position(text)
+            if after == nil { problems.append(ValidationProblem(index: nil, field: "cursor", message: "must be a next cursor this server answered")) }
+        }
+        guard problems.isEmpty else { throw HTTPError.validation(problems) }
+        return ReportListQuery(patient: patient, from: days[0], to: days[1], after: after, maxReports: limit,
+                               maxSamples: limits.maxItemsPerRequest)
+    }
+
+    /// A `true`/`false` query parameter, nil when absent; 422 for anything else.
+    static func booleanParameter(_ request: Request, _ name: String) throws -> Bool? {
+        guard let text = request.query(name) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw HTTPError.invalidParameter(name, "must be true or false")
         }
     }
 

@@ -65,7 +65,17 @@ export class Client {
   patients() { return this.call('GET', '/v1/patients'); }
   patient(id) { return this.call('GET', `/v1/patients/${enc(id)}`); }
   statistics(id, query, signal) { return this.call('GET', `/v1/patients/${enc(id)}/statistics`, { query, signal }); }
-  reports(id, signal) { return this.call('GET', `/v1/patients/${enc(id)}/weekly-reports`, { signal }); }
+  /** Every report of the patient, page after page (each answer is bounded by the server). */
+  async reports(id, signal) {
+    const reports = [];
+    let cursor;
+    do {
+      const page = await this.call('GET', `/v1/patients/${enc(id)}/weekly-reports`, { query: { cursor }, signal });
+      reports.push(...page.reports);
+      cursor = page.next;
+    } while (cursor);
+    return { reports };
+  }
   /** Posts a report version; `key` (Idempotency-Key) makes a retry of the same submission answer the first result. */
   postReport(id, report, key) {
     return this.call('POST', `/v1/patients/${enc(id)}/weekly-reports`, { body: report, extraHeaders: key ? { 'Idempotency-Key': key } : undefined });

@@ -35,12 +35,22 @@ enum ReportQueries {
                         [.text(patient), .text(syncIdentifier)]) { $0.string(0) }
     }
 
-    /// Reports whose week starts within [from, to], by week start, id, source.
-    static func rows(_ db: Connection, patient: String, from: CalendarDay, to: CalendarDay) throws -> [Row] {
-        try db.fetchAll("""
-            SELECT \(columns) FROM weekly_reports WHERE patient = ? AND week_start BETWEEN ? AND ?
-            ORDER BY week_start, sync_id, source
-            """, [.text(patient), .text(from.description), .text(to.description)], decode)
+    /// The candidates of a report list page: up to `maxReports + 1` rows after the query's position, in list order.
+    static func rows(_ db: Connection, _ query: ReportListQuery) throws -> [Row] {
+        var sql = "SELECT \(columns) FROM weekly_reports WHERE patient = ? AND week_start BETWEEN ? AND ?"
+        var arguments: [SQLValue] = [.text(query.patient), .text(query.from.description), .text(query.to.description)]
+        if let after = query.after {
+            sql += " AND (week_start, sync_id, source) > (?, ?, ?)"
+            arguments += [.text(after.weekStart.description), .text(after.syncIdentifier), .text(after.source)]
+        }
+        sql += " ORDER BY week_start, sync_id, source LIMIT ?"
+        arguments.append(.integer(Int64(query.maxReports) + 1))
+        return try db.fetchAll(sql, arguments, decode)
+    }
+
+    /// The row's place in the list.
+    static func position(_ row: Row) -> ReportPosition {
+        ReportPosition(weekStart: row.weekStart, syncIdentifier: row.syncIdentifier, source: row.source)
     }
 
     /// Inserts or updates a report row.

@@ -128,10 +128,11 @@ public final class SQLiteSyncStore: SyncStore {
         try database.read { try ReportQueries.sources($0, patient: patient, syncIdentifier: syncIdentifier) }
     }
 
-    /// Reports whose week starts within [from, to].
-    public func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] {
+    /// A page of the report list, read in one snapshot.
+    public func reports(_ query: ReportListQuery) throws -> ReportPage {
         try database.read { db in
-            try ReportQueries.rows(db, patient: patient, from: from, to: to).map { try ReportQueries.report(db, patient: patient, row: $0) }
+            let plan = ReportPage.plan(try ReportQueries.rows(db, query), query: query, position: ReportQueries.position, keyCount: \.keys.count)
+            return ReportPage(reports: try plan.rows.map { try ReportQueries.report(db, patient: query.patient, row: $0) }, next: plan.next)
         }
     }
 

@@ -47,7 +47,7 @@ struct BrokenStore: SyncStore {
     func reportSources(patient: String, syncIdentifier: String) throws -> [String] {
         try base.reportSources(patient: patient, syncIdentifier: syncIdentifier)
     }
-    func reports(patient: String, from: CalendarDay, to: CalendarDay) throws -> [WeeklyReport] { try base.reports(patient: patient, from: from, to: to) }
+    func reports(_ query: ReportListQuery) throws -> ReportPage { try base.reports(query) }
     func purgeTombstones(before horizon: Date) throws -> Int { try base.purgeTombstones(before: horizon) }
     func purgeIdempotencyRecords(now: Date) throws -> Int { try base.purgeIdempotencyRecords(now: now) }
     func acquireLease(_ job: LeasedJob) throws -> Bool { try base.acquireLease(job) }

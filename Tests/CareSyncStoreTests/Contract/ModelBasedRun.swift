@@ -273,11 +273,11 @@ struct ModelBasedRun {
                 }
             }
             let week = CalendarDay(year: 2020, month: 6, day: 15)
-            let listed = try store.reports(patient: patient, from: week, to: week).map(toModel)
-            guard listed == (try model.reports(patient: patient, from: week, to: week)) else {
+            let listed = try store.allReports(patient: patient, from: week, to: week).map(toModel)
+            guard listed == (try model.allReports(patient: patient, from: week, to: week)) else {
                 throw Divergence(description: "report list of \(patient) differs")
             }
-            guard try store.reports(patient: patient, from: week.adding(days: 1), to: week.adding(days: 30)).isEmpty else {
+            guard try store.allReports(patient: patient, from: week.adding(days: 1), to: week.adding(days: 30)).isEmpty else {
                 throw Divergence(description: "report list of \(patient) outside its range is not empty")
             }
         }

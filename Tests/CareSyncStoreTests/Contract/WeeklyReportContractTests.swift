@@ -62,9 +62,9 @@ import Testing
         _ = try store.upsertReport(w26, patient: p, source: src, now: now)
         let w25 = try store.upsertReport(Contract.makeReport(version: 1, walks: [(18, 2), (19, 3)]), patient: p, source: src, now: now)
         _ = try store.upsertReport(Contract.makeReport(version: 1, walks: [(18, 2)]), patient: "patient-2", source: src, now: now)
-        let june = try store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 1), to: CalendarDay(year: 2020, month: 6, day: 30))
+        let june = try store.allReports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 1), to: CalendarDay(year: 2020, month: 6, day: 30))
         #expect(june.map(\.syncIdentifier) == ["report-2020-W25", "report-2020-W26"])
-        #expect(try store.reports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 16),
+        #expect(try store.allReports(patient: p, from: CalendarDay(year: 2020, month: 6, day: 16),
                                   to: CalendarDay(year: 2020, month: 6, day: 22)).map(\.syncIdentifier) == ["report-2020-W26"])
         #expect(try store.report(patient: p, syncIdentifier: "report-2020-W25", source: src) == w25.report)
         #expect(try store.report(patient: p, syncIdentifier: "nope", source: src) == nil)

@@ -53,14 +53,22 @@ extension CareSyncClient {
         }
     }
 
-    /// The patient's reports whose week starts in [`from`, `to`] (calendar days, `YYYY-MM-DD`).
+    /// The patient's reports whose week starts in [`from`, `to`] (calendar days, `YYYY-MM-DD`), every page of them.
     public func weeklyReports(patient: String, from: String? = nil, to: String? = nil) async throws -> [WeeklyReport] {
-        struct Body: Decodable { var reports: [WeeklyReport] }
-        var query: [(String, String)] = []
-        if let from { query.append(("from", from)) }
-        if let to { query.append(("to", to)) }
-        return try await send(Call(method: "GET", path: ["v1", "patients", patient, "weekly-reports"], query: query),
-                              as: Body.self).reports
+        struct Body: Decodable { var reports: [WeeklyReport]; var next: String? }
+        var base: [(String, String)] = []
+        if let from { base.append(("from", from)) }
+        if let to { base.append(("to", to)) }
+        var reports: [WeeklyReport] = []
+        var cursor: String?
+        repeat {
+            let query = base + (cursor.map { [("cursor", $0)] } ?? [])
+            let page = try await send(Call(method: "GET", path: ["v1", "patients", patient, "weekly-reports"], query: query),
+                                      as: Body.self)
+            reports += page.reports
+            cursor = page.next
+        } while cursor != nil
+        return reports
     }
 
     /// Statistics over buckets, `HKStatisticsCollectionQuery` on the server.
