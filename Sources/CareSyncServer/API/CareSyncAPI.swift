@@ -26,6 +26,8 @@ public final class CareSyncAPI: Sendable {
     let sharedReads = SharedReads()
     /// The open event streams.
     let streams = EventStreams()
+    /// Each token's long polls and event streams waiting now.
+    let tokenWaits: TokenWaits
     /// Each token's request budget.
     let tokenBudget: RateLimiter
     /// Each client address's budget of failed authentications.
@@ -45,6 +47,7 @@ public final class CareSyncAPI: Sendable {
         authenticator = Authenticator(store: access)
         admin = AccessAdmin(store: access)
         audit = AuditLog(store: access, logger: logger)
+        tokenWaits = TokenWaits(limit: limits.maxWaitsPerToken)
         tokenBudget = RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock)
         failedAuthBudget = RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock)
     }
@@ -81,7 +84,7 @@ public final class CareSyncAPI: Sendable {
     /// The caller of a request's `Authorization` header, or 401; 429 when the caller's address has failed
     /// authentication too often (checked before the token is looked at) or the token is over its budget.
     public func authenticate(authorization: String?, peer: String? = nil) async throws -> Principal {
-        let address = peer.map(Self.host(of:))
+        let address = peer.map(PeerAddress.host(of:))
         if let address, let seconds = failedAuthBudget.wait(for: address) {
             metrics.rateLimited(reason: "failedAuth")
             throw HTTPError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
@@ -106,12 +109,6 @@ public final class CareSyncAPI: Sendable {
     func authenticate(_ request: Request, _ context: APIContext) async throws -> Principal {
         if let known = context.principal { return known }
         return try await authenticate(authorization: request.header("Authorization"))
-    }
-
-    /// The host part of a peer address: "127.0.0.1:5123" → "127.0.0.1", "[::1]:5123" → "[::1]".
-    static func host(of peer: String) -> String {
-        guard let colon = peer.lastIndex(of: ":"), peer.first == "[" || peer.firstIndex(of: ":") == colon else { return peer }
-        return String(peer[..<colon])
     }
 
     /// Authenticates, checks reach to `{patientId}`, runs `body`, and commits an audit record with the

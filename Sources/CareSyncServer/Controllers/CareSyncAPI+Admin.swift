@@ -142,6 +142,7 @@ extension CareSyncAPI {
         return try await adminScoped(request, context, action: "admin.token.revoke") { _ in
             let admin = self.admin, now = self.clock()
             try await self.blocking { try admin.revokeToken(id: id, now: now) }
+            self.tokenRevoked(id)
             return Response.json(["id": .string(id), "revoked": true])
         }
     }

@@ -124,6 +124,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.tokenBurst = Double(configuration.rateLimits.tokenBurst)
     limits.failedAuthPerSecond = Double(configuration.rateLimits.failedAuthPerMinute) / 60
     limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
+    limits.maxWaitsPerToken = configuration.rateLimits.waitsPerToken
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
@@ -173,7 +174,9 @@ extension Configuration {
     /// The listener's settings.
     public var httpConfiguration: HTTPServer.Configuration {
         HTTPServer.Configuration(
-            host: host, port: port, maxConnections: maxConnections, maxBodySize: limits.bodyBytes,
+            host: host, port: port, maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            reservedProbeConnections: reservedProbeConnections, probePaths: ["/healthz", "/readyz", "/metrics"],
+            maxBodySize: limits.bodyBytes,
             maxRequestLineLength: limits.requestLineBytes, maxHeaderSize: limits.headerBytes, maxHeaderCount: limits.headerCount,
             headerReadTimeout: timeouts.headerRead, bodyReadTimeout: timeouts.bodyRead, idleTimeout: timeouts.idle,
             writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, gzipLevel: Int32(gzipLevel),
