@@ -65,8 +65,7 @@ import CareSyncTestSupport
             let revoked = ContinuousClock.now
             let reply = try await server.send("DELETE", "/v1/tokens/\(id)", token: server.tokens.admin)
             #expect(reply.json["revoked"] == true)
-            // The device writes right after: neither the poll nor the stream may carry it.
-            try await Self.write(server, 2)
+            // Nothing commits: the revocation itself ends both, long before the poll's 30 s and the 60 s keep-alive.
             let answer = try await poll.value
             answer.expectProblem(401, "unauthorized")
             try await Self.expectEnded(stream)
@@ -79,6 +78,26 @@ import CareSyncTestSupport
             #expect(streamed.map(\.1) == [0, 1, 0])
             #expect(streamed.map(\.2) == [200, 200, 401])
             #expect(records.filter { $0.0 == "changes.read" }.map(\.2) == [200, 401], "\(records)")
+        }
+    }
+
+    @Test func aRevocationMadeElsewhereStopsTheStreamAndPollAtTheNextChange() async throws {
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
+            let (id, secret) = try Self.therapist(server)
+            let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
+            // Revoked in the store only, as another instance on the same PostgreSQL database or `caresync token
+            // revoke` does: nothing wakes this instance's waits, but the device's next write does.
+            try server.app.api.admin.revokeToken(id: id, now: Date())
+            let written = ContinuousClock.now
+            try await Self.write(server, 2)
+            let answer = try await poll.value
+            answer.expectProblem(401, "unauthorized")
+            try await Self.expectEnded(stream)
+            #expect(ContinuousClock.now - written < .seconds(1), "cut off after \(ContinuousClock.now - written)")
+            stream.close()
+            let records = try await Self.audit(server, token: id)
+            #expect(records.filter { $0.0 == "changes.stream.event" }.map(\.1) == [1], "\(records)")
+            #expect(records.filter { $0.0 == "changes.stream.end" }.map(\.2) == [401], "\(records)")
         }
     }
 
