@@ -50,6 +50,8 @@ import Glibc
             $0.maxConnections = 40
             $0.maxConnectionsPerAddress = 10
             $0.reservedProbeConnections = 2
+            // The admitted silent connections must outlast a slow, loaded run of this test.
+            $0.timeouts.headerRead = .seconds(120)
         }) { server in
             let sockets = try (0..<40).map { _ in try Self.silentConnection(port: server.port, from: "127.0.0.2") }
             defer { for fd in sockets { close(fd) } }
@@ -74,6 +76,7 @@ import Glibc
             $0.maxConnections = 12
             $0.maxConnectionsPerAddress = 0
             $0.reservedProbeConnections = 2
+            $0.timeouts.headerRead = .seconds(120)
         }) { server in
             let sockets = try (0..<10).map { _ in try Self.silentConnection(port: server.port, from: "127.0.0.3") }
             defer { for fd in sockets { close(fd) } }
@@ -97,7 +100,7 @@ import Glibc
             var streams: [EventStreamClient] = []
             var refused: [EventStreamClient] = []
             for _ in 0..<40 {
-                let stream = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice, timeoutSeconds: 10)
+                let stream = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice, timeoutSeconds: 30)
                 if stream.status == 200 { streams.append(stream) } else { refused.append(stream); stream.close() }
             }
             defer { for s in streams { s.close() } }
@@ -118,7 +121,7 @@ import Glibc
             // A stream that ends gives its place back.
             streams.removeFirst().close()
             try await Eventually.until { server.app.api.tokenWaits.held(by: id) == 3 }
-            let again = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice, timeoutSeconds: 10)
+            let again = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice, timeoutSeconds: 30)
             #expect(again.status == 200)
             again.close()
         }

@@ -37,7 +37,7 @@ import CareSyncTestSupport
     /// long poll parked after the head; returns once both wait on the notifier.
     static func streamAndPoll(_ server: TestServer, id: String, secret: String)
         async throws -> (stream: EventStreamClient, poll: Task<TestReply, any Error>) {
-        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret, timeoutSeconds: 10)
+        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret, timeoutSeconds: 30)
         #expect(stream.status == 200)
         #expect(try await stream.next()?.name == "anchor")
         try await write(server, 1)
@@ -51,7 +51,7 @@ import CareSyncTestSupport
         return (stream, poll)
     }
 
-    /// What the stream sends after the cut-off: nothing but its end. Bounded by the client's 10 s read timeout.
+    /// What the stream sends after the cut-off: nothing but its end. Bounded by the client's 30 s read timeout.
     static func expectEnded(_ stream: EventStreamClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let rest = try await stream.read { _ in false }
         #expect(rest.allSatisfy { $0.name != "changes" }, "sent \(rest.map { $0.name ?? "comment" })", sourceLocation: sourceLocation)
@@ -123,7 +123,7 @@ import CareSyncTestSupport
     @Test func aStreamAuditsEveryEventItDelivers() async throws {
         try await TestServer.with { server in
             let (id, secret) = try Self.therapist(server)
-            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret, timeoutSeconds: 10)
+            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret, timeoutSeconds: 30)
             #expect(try await stream.next()?.name == "anchor")
             var delivered: [Int] = []
             for value in 1...3 {

@@ -39,6 +39,8 @@ final class Connection: @unchecked Sendable {
 
     let fd: Int32
     let peer: String
+    /// The peer's host, as connection limits count it.
+    let host: String
     /// Whether the connection came in near the cap: one request to a probe path, then close.
     let probesOnly: Bool
     /// Whether no request has been received yet: the header deadline then runs from accept, not from the first byte.
@@ -69,6 +71,7 @@ final class Connection: @unchecked Sendable {
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore, probesOnly: Bool = false) {
         self.fd = fd
         self.peer = peer
+        host = PeerAddress.host(of: peer)
         self.probesOnly = probesOnly
         self.loop = loop
         self.core = core
@@ -84,7 +87,7 @@ final class Connection: @unchecked Sendable {
         guard loop.register(self) else {
             phase = .closed
             core.connectionCount.subtract(1, ordering: .relaxed)
-            core.admission.release(host: PeerAddress.host(of: peer))
+            core.admission.release(host: host)
             Glibc.close(fd)
             return
         }
@@ -218,7 +221,7 @@ final class Connection: @unchecked Sendable {
         loop.remove(self)
         Glibc.close(fd)
         core.connectionCount.subtract(1, ordering: .relaxed)
-        core.admission.release(host: PeerAddress.host(of: peer))
+        core.admission.release(host: host)
         let waiters = onDrained
         onDrained = []
         for waiter in waiters { waiter(false) }

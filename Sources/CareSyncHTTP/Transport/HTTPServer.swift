@@ -82,8 +82,7 @@ public final class HTTPServer: Sendable {
                 Self.refuse(fd, HTTPError.unavailable("The server is shutting down."))
                 continue
             }
-            let host = PeerAddress.host(of: peer)
-            let decision = core.admission.decide(host: host, count: core.connectionCount.load(ordering: .relaxed))
+            let decision = core.admission.decide(host: PeerAddress.host(of: peer), count: core.connectionCount.load(ordering: .relaxed))
             if case .refuse(let error) = decision {
                 Self.refuse(fd, error)
                 continue
