@@ -116,6 +116,9 @@ import Glibc
             let poll = try await server.send("GET", path + "?anchor=\(anchor)&wait=1", token: t.aliceDevice)
             poll.expectProblem(429, "tooManyRequests")
             try await Self.othersAreServed(server)
+            let metrics = try await server.send("GET", "/metrics").text
+            #expect(metrics.split(separator: "\n").contains { $0.contains("rate_limited") && $0.contains("tokenWaits") && $0.hasSuffix(" 37") },
+                    "36 streams and 1 long poll refused")
             let other = try await server.send("GET", path + "?anchor=\(anchor)&wait=1", token: t.therapist)
             #expect(other.status == 200)
             // A stream that ends gives its place back.

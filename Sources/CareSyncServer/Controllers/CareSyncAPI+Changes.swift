@@ -81,7 +81,7 @@ extension CareSyncAPI {
         guard parkedCount < limits.maxParkedPolls else {
             throw HTTPError.tooManyRequests("Too many long polls are waiting; retry shortly.")
         }
-        guard tokenWaits.enter(principal.tokenID) else { throw Self.tooManyWaits }
+        try enterTokenWait(principal)
         defer { tokenWaits.leave(principal.tokenID) }
         var next = query
         next.anchor = page.anchor
@@ -105,9 +105,13 @@ extension CareSyncAPI {
         }
     }
 
-    /// The 429 of a token that already holds `maxWaitsPerToken` long polls and event streams.
-    static var tooManyWaits: HTTPError {
-        HTTPError.tooManyRequests("This token already holds its most long polls and event streams at once; close one or retry shortly.")
+    /// Takes one of the token's places for a long poll or event stream (give it back with `tokenWaits.leave`);
+    /// 429 when it already holds `maxWaitsPerToken`.
+    func enterTokenWait(_ principal: Principal) throws {
+        guard tokenWaits.enter(principal.tokenID) else {
+            metrics.rateLimited(reason: "tokenWaits")
+            throw HTTPError.tooManyRequests("This token already holds its most long polls and event streams at once; close one or retry shortly.")
+        }
     }
 
     /// One page after `query.anchor`, read once for every request that observed the same `generation`.

@@ -19,7 +19,7 @@ extension CareSyncAPI {
             guard self.parkedCount < self.limits.maxParkedPolls else {
                 throw HTTPError.tooManyRequests("Too many long polls and event streams are waiting; retry shortly.")
             }
-            guard self.tokenWaits.enter(principal.tokenID) else { throw Self.tooManyWaits }
+            try self.enterTokenWait(principal)
             let first: ChangeSet
             do {
                 first = try await self.readPage(feed.query, generation: self.notifier.generation(of: patient))
