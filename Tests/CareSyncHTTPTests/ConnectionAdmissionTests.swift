@@ -12,7 +12,7 @@ import HTTPTypes
     @Test func anAddressPastItsShareIsRefusedWith429UntilOneOfItsConnectionsCloses() {
         let admission = Self.admission()
         for n in 0..<3 { #expect(admission.decide(host: "10.0.0.1", count: n) == .admit) }
-        guard case .refuse(let error) = admission.decide(host: "10.0.0.1", count: 3) else {
+        guard case .refuse(let error, .address) = admission.decide(host: "10.0.0.1", count: 3) else {
             Issue.record("a fourth connection from one address was admitted")
             return
         }
@@ -28,7 +28,7 @@ import HTTPTypes
         #expect(admission.decide(host: "a", count: 7) == .admit)
         #expect(admission.decide(host: "a", count: 8) == .probesOnly)
         #expect(admission.decide(host: "a", count: 9) == .probesOnly)
-        #expect(admission.decide(host: "a", count: 10) == .refuse(HTTPError.unavailable("Too many connections.")))
+        #expect(admission.decide(host: "a", count: 10) == .refuse(HTTPError.unavailable("Too many connections."), .cap))
     }
 
     @Test func probePathsAreGETOrHEADOfAListedPathWithAnyQuery() {

@@ -45,6 +45,13 @@ import Glibc
         #expect(read.status == feed, "\(read.text)", sourceLocation: sourceLocation)
     }
 
+    /// The value of the `/metrics` sample whose name contains `name` and whose labels contain `reason`.
+    static func metric(_ server: TestServer, _ name: String, _ reason: String) async throws -> Double? {
+        let text = try await server.send("GET", "/metrics").text
+        let line = text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.contains(name) && $0.contains("\"\(reason)\"") }
+        return line?.split(separator: " ").last.flatMap { Double($0) }
+    }
+
     @Test func oneAddressHoldsAtMostItsShareOfConnections() async throws {
         try await TestServer.with(configure: {
             $0.maxConnections = 40
@@ -68,6 +75,7 @@ import Glibc
             #expect(refusals.values.allSatisfy { $0.hasPrefix("HTTP/1.1 429 ") && $0.contains("\"code\":\"tooManyRequests\"") && $0.contains("Retry-After:") })
             #expect(server.app.http.connectionCount == 10)
             try await Self.othersAreServed(server)
+            #expect(try await Self.metric(server, "connections_refused", "address") == 30)
         }
     }
 
@@ -87,6 +95,7 @@ import Glibc
             #expect(refused.header("Retry-After") != nil)
             try await Self.othersAreServed(server, feed: 503)
             for _ in 0..<3 { #expect(try await server.send("GET", "/healthz").status == 200) }
+            #expect(try await Self.metric(server, "connections_refused", "reserved") == 2)
         }
     }
 
@@ -116,9 +125,7 @@ import Glibc
             let poll = try await server.send("GET", path + "?anchor=\(anchor)&wait=1", token: t.aliceDevice)
             poll.expectProblem(429, "tooManyRequests")
             try await Self.othersAreServed(server)
-            let metrics = try await server.send("GET", "/metrics").text
-            #expect(metrics.split(separator: "\n").contains { $0.contains("rate_limited") && $0.contains("tokenWaits") && $0.hasSuffix(" 37") },
-                    "36 streams and 1 long poll refused")
+            #expect(try await Self.metric(server, "rate_limited", "tokenWaits") == 37, "36 streams and 1 long poll refused")
             let other = try await server.send("GET", path + "?anchor=\(anchor)&wait=1", token: t.therapist)
             #expect(other.status == 200)
             // A stream that ends gives its place back.

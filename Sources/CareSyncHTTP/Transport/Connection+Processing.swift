@@ -73,6 +73,7 @@ extension Connection {
             // Near the cap: one probe, then the slot is free again; anything else is refused as at the cap.
             closeAfterResponse = true
             guard core.configuration.isProbe(head) else {
+                core.onRefusal(.reserved)
                 fail(with: HTTPError.unavailable("Too many connections."))
                 return
             }

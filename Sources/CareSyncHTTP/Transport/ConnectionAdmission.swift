@@ -9,8 +9,8 @@ final class ConnectionAdmission: Sendable {
         case admit
         /// Only the probe paths (`/healthz`, `/readyz` …), one request, then close: the cap is near.
         case probesOnly
-        /// Answered with this problem and closed.
-        case refuse(HTTPError)
+        /// Answered with this problem and closed, for this reason.
+        case refuse(HTTPError, ConnectionRefusal)
     }
 
     private let maxConnections: Int
@@ -28,11 +28,11 @@ final class ConnectionAdmission: Sendable {
     /// The decision for a connection from `host` while `count` connections are open; an admitted one
     /// (`admit`, `probesOnly`) counts against its address until `release`.
     func decide(host: String, count: Int) -> Decision {
-        if count >= maxConnections { return .refuse(HTTPError.unavailable("Too many connections.")) }
+        if count >= maxConnections { return .refuse(HTTPError.unavailable("Too many connections."), .cap) }
         return open.withLock { open in
             let held = open[host, default: 0]
             if perAddress > 0, held >= perAddress {
-                return .refuse(HTTPError.tooManyRequests("Too many connections from this address; close one or retry shortly."))
+                return .refuse(HTTPError.tooManyRequests("Too many connections from this address; close one or retry shortly."), .address)
             }
             open[host] = held + 1
             return count >= maxConnections - reserved ? .probesOnly : .admit

@@ -24,14 +24,15 @@ public final class HTTPServer: Sendable {
         var acceptPaused = false
     }
 
-    /// Creates a server; nothing is bound until `start()`.
+    /// Creates a server; nothing is bound until `start()`. `onRefusal` hears of every connection turned away.
     public init(
         configuration: Configuration = Configuration(), responder: any HTTPResponder,
-        headFilter: (any RequestHeadFilter)? = nil, logger: Logger
+        headFilter: (any RequestHeadFilter)? = nil, logger: Logger,
+        onRefusal: @escaping @Sendable (ConnectionRefusal) -> Void = { _ in }
     ) {
         self.configuration = configuration
         let pipeline = RequestPipeline(responder: responder, headFilter: headFilter, logger: logger)
-        self.core = ServerCore(configuration: configuration, pipeline: pipeline, logger: logger)
+        self.core = ServerCore(configuration: configuration, pipeline: pipeline, logger: logger, onRefusal: onRefusal)
     }
 
     /// The bound port once started.
@@ -83,7 +84,8 @@ public final class HTTPServer: Sendable {
                 continue
             }
             let decision = core.admission.decide(host: PeerAddress.host(of: peer), count: core.connectionCount.load(ordering: .relaxed))
-            if case .refuse(let error) = decision {
+            if case .refuse(let error, let reason) = decision {
+                core.onRefusal(reason)
                 Self.refuse(fd, error)
                 continue
             }

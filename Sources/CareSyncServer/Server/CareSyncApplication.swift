@@ -139,7 +139,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
     let headFilter = api.makeHeadFilter()
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
-                          headFilter: headFilter, logger: logger)
+                          headFilter: headFilter, logger: logger, onRefusal: { metrics.connectionRefused(reason: $0.rawValue) })
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
     return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: stores.sqlite,
                                configuration: configuration, webhooks: webhooks, logger: logger)
