@@ -86,9 +86,27 @@ import Testing
 
     @Test func idleConnectionClosesOnlyAfterTheIdleDeadline() async throws {
         let fixture = try Fixture()
+        fixture.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        // Idle again once the first request was answered: from now on the idle deadline applies.
+        var tries = 0
+        while fixture.loop.queue.sync(execute: { fixture.connection.awaitingFirstRequest || fixture.connection.phase != .idle }), tries < 400 {
+            try await Task.sleep(for: .milliseconds(5))
+            tries += 1
+        }
         fixture.sweep(sinceStart: .seconds(299))
         #expect(fixture.phase() == .idle)
         fixture.sweep(after: .seconds(301))
+        #expect(fixture.phase() == .closed)
+        #expect(fixture.receiveAll().hasPrefix("HTTP/1.1 200 "))
+        fixture.stop()
+    }
+
+    @Test func aConnectionThatSendsNothingClosesAtTheHeaderDeadlineFromAccept() async throws {
+        let fixture = try Fixture()
+        fixture.sweep(sinceStart: .seconds(99))
+        #expect(fixture.phase() == .idle)
+        // Before the change, the 300 s idle deadline applied until the first byte.
+        fixture.sweep(after: .seconds(101))
         #expect(fixture.phase() == .closed)
         #expect(fixture.receiveAll() == "")
         fixture.stop()

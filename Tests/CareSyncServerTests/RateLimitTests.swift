@@ -118,6 +118,6 @@ import Testing
 
     @Test(arguments: [("127.0.0.1:5123", "127.0.0.1"), ("[::1]:5123", "[::1]"), ("10.0.0.1", "10.0.0.1")])
     func theAddressKeyIsTheHostWithoutThePort(peer: String, host: String) {
-        #expect(CareSyncAPI.host(of: peer) == host)
+        #expect(PeerAddress.host(of: peer) == host)
     }
 }

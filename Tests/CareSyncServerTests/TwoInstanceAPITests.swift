@@ -114,4 +114,30 @@ struct TwoInstanceAPITests {
             #expect(waited < .seconds(3), "streamed \(waited) after the commit: it should wake on the NOTIFY")
         }
     }
+
+    @Test func aTokenRevokedThroughOneInstanceIsCutOffOnTheOtherWithinASecond() async throws {
+        try await TwoInstances.with { servers in
+            let made = try servers.one.app.api.admin.createToken(
+                TokenSpec(role: .therapist, careTeams: ["physio"], source: "org.example.cutoff"), now: Date())
+            let head = try await servers.send(2, "GET", Self.changes, token: made.secret)
+            let anchor = try #require(head.json["anchor"]?.stringValue)
+            let stream = try await EventStreamClient.open(port: servers.port(2), path: Self.changes + "?anchor=\(anchor)",
+                                                          token: made.secret)
+            defer { stream.close() }
+            #expect(stream.status == 200)
+            #expect(try await stream.next()?.name == "anchor")
+            let poll = Task { try await servers.send(2, "GET", Self.changes + "?anchor=\(anchor)&wait=20", token: made.secret) }
+            try await Eventually.until { servers.two.api.notifier.waiterCount == 2 }
+            let revoked = ContinuousClock.now
+            #expect(try await servers.send(1, "DELETE", "/v1/tokens/\(made.record.id)", token: servers.tokens.admin).status == 200)
+            // Nothing commits: instance 2 hears of the revocation through NOTIFY and ends both at once.
+            let answer = try await poll.value
+            answer.expectProblem(401, "unauthorized")
+            let rest = try await stream.read { _ in false }
+            #expect(rest.allSatisfy { $0.name != "changes" }, "sent \(rest.map { $0.name ?? "comment" })")
+            #expect(stream.endedCleanly)
+            #expect(ContinuousClock.now - revoked < .seconds(1), "cut off \(ContinuousClock.now - revoked) after the revocation")
+            #expect(try await servers.send(2, "GET", Self.changes, token: made.secret).status == 401)
+        }
+    }
 }

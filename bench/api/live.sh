@@ -10,8 +10,9 @@ clients="${1:-1000}"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 source "$here/caresync-server.sh"
 caresync_prepare
-# One stream or poll per connection: more than the default rate budget of one token.
-export CARESYNC_RATE_LIMIT_TOKEN_REQUESTS_PER_SECOND=0
+# One stream or poll per connection, all of one token from one address: more than the default rate budget
+# of one token, its share of waits and one address's share of connections.
+export CARESYNC_RATE_LIMIT_TOKEN_REQUESTS_PER_SECOND=0 CARESYNC_RATE_LIMIT_WAITS_PER_TOKEN=0 CARESYNC_MAX_CONNECTIONS_PER_ADDRESS=0
 "$bin" patient create live >/dev/null
 device="$("$bin" token create --role device --patient live 2>/dev/null)"
 writer="$("$bin" token create --role device --patient live --source org.example.writer 2>/dev/null)"

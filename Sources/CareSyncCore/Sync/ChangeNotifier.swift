@@ -5,10 +5,18 @@ import Synchronization
 ///
 /// Each patient has a generation that `signal` bumps after a commit. A reader notes the generation,
 /// reads the feed, and if the page is empty waits for a generation above the one it noted — so a commit
-/// between its read and its wait is never missed.
+/// between its read and its wait is never missed. A wait may carry a `WaitTag` (a token id) that `interrupt`
+/// ends early, with the same no-miss rule: an interrupt after the tag was made ends the wait, parked or not yet.
 public final class ChangeNotifier: Sendable {
+    /// A waiter's name for `interrupt`, with the interrupt epoch seen when it was made.
+    public struct WaitTag: Sendable {
+        /// The name `interrupt` matches (the caller's token id).
+        public let name: String
+        let epoch: UInt64
+    }
     private struct Waiter {
         let id: UInt64
+        let tag: String?
         let continuation: CheckedContinuation<Bool, Never>
     }
     private struct State {
@@ -20,6 +28,8 @@ public final class ChangeNotifier: Sendable {
         var pending: Set<UInt64> = []
         /// Pending waits cancelled before they parked: they must not park.
         var cancelledEarly: Set<UInt64> = []
+        /// Interrupts so far: a wait whose tag saw an older epoch does not park.
+        var interrupts: UInt64 = 0
     }
     private let state = Mutex(State())
     private let observers = Mutex<[@Sendable (String) -> Void]>([])
@@ -51,6 +61,33 @@ public final class ChangeNotifier: Sendable {
         observers.withLock { $0.append(observer) }
     }
 
+    /// A tag for waits that `interrupt(name)` must end; make it before checking what the interrupt is about.
+    /// With `since`, an epoch read earlier (`interruptEpoch`): the tag also counts the interrupts after that read.
+    public func tag(_ name: String, since epoch: UInt64? = nil) -> WaitTag {
+        WaitTag(name: name, epoch: epoch ?? interruptEpoch)
+    }
+
+    /// Interrupts so far; read it before authenticating to make a tag (`tag(_:since:)`) that misses none after.
+    public var interruptEpoch: UInt64 { state.withLock { $0.interrupts } }
+
+    /// Ends the waits tagged `name` (false) without a change (a revoked token); a wait whose tag is older than
+    /// this call and that has not parked yet returns at once instead of parking.
+    public func interrupt(_ name: String) {
+        let woken: [Waiter] = state.withLock { s in
+            s.interrupts &+= 1
+            var out: [Waiter] = []
+            for (patient, list) in s.waiters {
+                let (hit, rest) = (list.filter { $0.tag == name }, list.filter { $0.tag != name })
+                guard !hit.isEmpty else { continue }
+                out += hit
+                s.waiters[patient] = rest.isEmpty ? nil : rest
+            }
+            s.count -= out.count
+            return out
+        }
+        for w in woken { w.continuation.resume(returning: false) }
+    }
+
     /// Wakes every waiter (shutdown): they answer with what they have.
     public func wakeAll() {
         let woken: [Waiter] = state.withLock { s in
@@ -63,7 +100,8 @@ public final class ChangeNotifier: Sendable {
 
     /// Waits until the patient's generation passes `seen` (true), or `timeout` elapses or the task is
     /// cancelled (false). A cancelled wait frees its place at once (a long poll whose client went away).
-    public func wait(for patient: String, after seen: UInt64, timeout: TimeInterval) async -> Bool {
+    /// With a `tag`, an `interrupt` of its name since the tag was made also ends it (false).
+    public func wait(for patient: String, after seen: UInt64, timeout: TimeInterval, tag: WaitTag? = nil) async -> Bool {
         let id = state.withLock { s in s.nextID &+= 1; s.pending.insert(s.nextID); return s.nextID }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -71,7 +109,8 @@ public final class ChangeNotifier: Sendable {
                     s.pending.remove(id)
                     if s.cancelledEarly.remove(id) != nil { return false }
                     if (s.generations[patient] ?? 0) != seen { return true }
-                    s.waiters[patient, default: []].append(Waiter(id: id, continuation: continuation))
+                    if let tag, tag.epoch != s.interrupts { return false }
+                    s.waiters[patient, default: []].append(Waiter(id: id, tag: tag?.name, continuation: continuation))
                     s.count += 1
                     return nil
                 }

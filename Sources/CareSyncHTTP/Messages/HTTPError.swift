@@ -95,6 +95,10 @@ extension HTTPError {
     public static func unauthorized(_ detail: String? = nil) -> HTTPError {
         HTTPError(.unauthorized, code: .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer"])
     }
+    /// 429 `tooManyRequests` with `Retry-After` in whole seconds.
+    public static func tooManyRequests(_ detail: String, retryAfter seconds: Int = 1) -> HTTPError {
+        HTTPError(.tooManyRequests, code: .tooManyRequests, detail: detail, headers: [.retryAfter: String(max(1, seconds))])
+    }
     /// 503 `unavailable`.
     public static func unavailable(_ detail: String? = nil) -> HTTPError {
         HTTPError(.serviceUnavailable, code: .unavailable, detail: detail)

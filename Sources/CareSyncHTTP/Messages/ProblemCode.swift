@@ -32,6 +32,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     public static let payloadTooLarge = ProblemCode("payloadTooLarge", title: "Payload too large")
     /// 415: content type or content coding not accepted.
     public static let unsupportedMediaType = ProblemCode("unsupportedMediaType", title: "Unsupported media type")
+    /// 429: a rate limit, a connection limit per client address, or the long-poll capacity was reached.
+    public static let tooManyRequests = ProblemCode("tooManyRequests", title: "Too many requests")
     /// 503: the server cannot take the request now (connection cap, shutting down).
     public static let unavailable = ProblemCode("unavailable", title: "Unavailable")
     /// 500: an unexpected failure; details are only in the log.
@@ -54,7 +56,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// Every code this module's own refusals use.
     public static let httpLayer: [ProblemCode] = [
         .invalidJSON, .validationFailed, .unauthorized, .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType,
-        .unavailable, .internal, .badRequest, .requestTimeout, .uriTooLong, .expectationFailed, .headersTooLarge,
+        .tooManyRequests, .unavailable, .internal, .badRequest, .requestTimeout, .uriTooLong, .expectationFailed, .headersTooLarge,
         .notImplemented, .versionNotSupported,
     ]
 }

@@ -22,7 +22,8 @@ extension Connection {
             case .needMore:
                 if phase == .idle, consumed > 0 || readIndex < buffer.count {
                     phase = .head
-                    setDeadline(core.configuration.headerReadTimeout)
+                    // The first request's header deadline has run since accept.
+                    if !awaitingFirstRequest { setDeadline(core.configuration.headerReadTimeout) }
                 }
                 compact()
                 return
@@ -66,7 +67,17 @@ extension Connection {
             remoteAddress: peer, id: requestID ?? RequestIDGenerator.shared.next(),
             contentLength: parsed.contentLength, isChunked: parsed.chunked)
         current = Current(head: head, keepAlive: parsed.keepAlive, expectContinue: parsed.expectContinue)
+        awaitingFirstRequest = false
         if !parsed.keepAlive { closeAfterResponse = true }
+        if probesOnly {
+            // Near the cap: one probe, then the slot is free again; anything else is refused as at the cap.
+            closeAfterResponse = true
+            guard core.configuration.isProbe(head) else {
+                core.onRefusal(.reserved)
+                fail(with: HTTPError.unavailable("Too many connections."))
+                return
+            }
+        }
         guard head.hasBody else {
             phase = .body
             return

@@ -10,7 +10,7 @@ import Glibc
 final class Connection: @unchecked Sendable {
     /// Where the connection is in its request cycle; each phase has at most one deadline.
     enum Phase: Equatable {
-        /// Waiting for the first byte of a request (idle deadline).
+        /// Waiting for the first byte of a request (the header deadline from accept for the first, then the idle deadline).
         case idle
         /// Part of a head received (header deadline).
         case head
@@ -39,6 +39,12 @@ final class Connection: @unchecked Sendable {
 
     let fd: Int32
     let peer: String
+    /// The peer's host, as connection limits count it.
+    let host: String
+    /// Whether the connection came in near the cap: one request to a probe path, then close.
+    let probesOnly: Bool
+    /// Whether no request has been received yet: the header deadline then runs from accept, not from the first byte.
+    var awaitingFirstRequest = true
     let loop: EventLoop
     let core: ServerCore
     var parser: RequestParser
@@ -62,13 +68,18 @@ final class Connection: @unchecked Sendable {
     /// client goes away before the answer (or during the stream).
     var handler: Task<Void, Never>?
 
-    init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore) {
+    init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore, probesOnly: Bool = false) {
         self.fd = fd
         self.peer = peer
+        host = PeerAddress.host(of: peer)
+        self.probesOnly = probesOnly
         self.loop = loop
         self.core = core
         self.parser = RequestParser(limits: core.configuration.parserLimits)
     }
+
+    /// The header deadline of a connection in the probe reserve.
+    static let probeHeaderTimeout: Duration = .seconds(1)
 
     /// Registers with the loop's epoll set and starts reading (on the queue).
     func start() {
@@ -76,10 +87,15 @@ final class Connection: @unchecked Sendable {
         guard loop.register(self) else {
             phase = .closed
             core.connectionCount.subtract(1, ordering: .relaxed)
+            core.admission.release(host: host)
             Glibc.close(fd)
             return
         }
-        setDeadline(core.configuration.idleTimeout)
+        // A client gets the header deadline from accept for its first request: a socket that sends no byte
+        // holds its slot no longer than one that sends its head slowly. A probe sends its head at once, so a
+        // slot of the probe reserve is held a second at most by one that does not.
+        let header = core.configuration.headerReadTimeout
+        setDeadline(probesOnly ? min(header, Self.probeHeaderTimeout) : header)
         if core.draining.load(ordering: .relaxed) { closeAfterResponse = true }
     }
 
@@ -205,6 +221,7 @@ final class Connection: @unchecked Sendable {
         loop.remove(self)
         Glibc.close(fd)
         core.connectionCount.subtract(1, ordering: .relaxed)
+        core.admission.release(host: host)
         let waiters = onDrained
         onDrained = []
         for waiter in waiters { waiter(false) }

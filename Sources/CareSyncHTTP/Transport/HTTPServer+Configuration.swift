@@ -11,6 +11,13 @@ extension HTTPServer {
         public var backlog: Int32
         /// Open connections allowed at once; one more is answered 503 and closed.
         public var maxConnections: Int
+        /// Open connections allowed from one client address; one more is answered 429 and closed. 0: no limit.
+        public var maxConnectionsPerAddress: Int
+        /// Of `maxConnections`, the last ones, kept for the probe paths: a connection accepted into them may
+        /// make one request to a path of `probePaths` (else 503) and is closed after it.
+        public var reservedProbeConnections: Int
+        /// Paths a connection in the probe reserve may ask for (`/healthz`, `/readyz`).
+        public var probePaths: Set<String>
         /// Largest request body in bytes, also applied to the inflated size of gzip bodies (413 over it).
         public var maxBodySize: Int
         /// Longest request line in bytes, CRLF excluded (414 over it).
@@ -48,6 +55,9 @@ extension HTTPServer {
             port: Int = 8080,
             backlog: Int32 = 1024,
             maxConnections: Int = 10_000,
+            maxConnectionsPerAddress: Int = 0,
+            reservedProbeConnections: Int = 0,
+            probePaths: Set<String> = [],
             maxBodySize: Int = 8 * 1024 * 1024,
             maxRequestLineLength: Int = 8 * 1024,
             maxHeaderSize: Int = 16 * 1024,
@@ -67,6 +77,9 @@ extension HTTPServer {
             self.port = port
             self.backlog = backlog
             self.maxConnections = maxConnections
+            self.maxConnectionsPerAddress = maxConnectionsPerAddress
+            self.reservedProbeConnections = reservedProbeConnections
+            self.probePaths = probePaths
             self.maxBodySize = maxBodySize
             self.maxRequestLineLength = maxRequestLineLength
             self.maxHeaderSize = maxHeaderSize
@@ -81,6 +94,13 @@ extension HTTPServer {
             self.maxConcurrentRequests = maxConcurrentRequests
             self.maxPipelineBuffer = maxPipelineBuffer
             self.handlersOnEventLoops = handlersOnEventLoops
+        }
+
+        /// Whether `head` asks for a probe path with GET or HEAD (what a connection in the probe reserve may do).
+        func isProbe(_ head: RequestHead) -> Bool {
+            guard head.method == .get || head.method == .head else { return false }
+            let path = head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return probePaths.contains(String(path))
         }
 
         /// The parser limits derived from this configuration.

@@ -24,14 +24,15 @@ public final class HTTPServer: Sendable {
         var acceptPaused = false
     }
 
-    /// Creates a server; nothing is bound until `start()`.
+    /// Creates a server; nothing is bound until `start()`. `onRefusal` hears of every connection turned away.
     public init(
         configuration: Configuration = Configuration(), responder: any HTTPResponder,
-        headFilter: (any RequestHeadFilter)? = nil, logger: Logger
+        headFilter: (any RequestHeadFilter)? = nil, logger: Logger,
+        onRefusal: @escaping @Sendable (ConnectionRefusal) -> Void = { _ in }
     ) {
         self.configuration = configuration
         let pipeline = RequestPipeline(responder: responder, headFilter: headFilter, logger: logger)
-        self.core = ServerCore(configuration: configuration, pipeline: pipeline, logger: logger)
+        self.core = ServerCore(configuration: configuration, pipeline: pipeline, logger: logger, onRefusal: onRefusal)
     }
 
     /// The bound port once started.
@@ -70,7 +71,8 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Accepts every pending connection; over the cap, answers 503 and closes.
+    /// Accepts every pending connection; at the cap answers 503, over the share of its address 429, and closes
+    /// (`ConnectionAdmission`); near the cap, a connection may only ask the probe paths.
     private func acceptPending(_ listener: Int32) {
         for _ in 0..<256 {
             guard let (fd, peer) = Socket.accept(listener) else {
@@ -81,8 +83,10 @@ public final class HTTPServer: Sendable {
                 Self.refuse(fd, HTTPError.unavailable("The server is shutting down."))
                 continue
             }
-            if core.connectionCount.load(ordering: .relaxed) >= configuration.maxConnections {
-                Self.refuse(fd, HTTPError.unavailable("Too many connections."))
+            let decision = core.admission.decide(host: PeerAddress.host(of: peer), count: core.connectionCount.load(ordering: .relaxed))
+            if case .refuse(let error, let reason) = decision {
+                core.onRefusal(reason)
+                Self.refuse(fd, error)
                 continue
             }
             core.connectionCount.add(1, ordering: .relaxed)
@@ -92,7 +96,7 @@ public final class HTTPServer: Sendable {
             }
             let core = self.core
             loop.queue.async {
-                Connection(fd: fd, peer: peer, loop: loop, core: core).start()
+                Connection(fd: fd, peer: peer, loop: loop, core: core, probesOnly: decision == .probesOnly).start()
             }
         }
     }
@@ -120,7 +124,7 @@ public final class HTTPServer: Sendable {
     /// (after draining what the client sent, so the close is not a reset).
     static func refuse(_ fd: Int32, _ error: HTTPError) {
         var response = error.response()
-        response.headers[.retryAfter] = "1"
+        if response.headers[.retryAfter] == nil { response.headers[.retryAfter] = "1" }
         let bytes = ResponseEncoder.head(
             status: response.status, headers: response.headers,
             framing: .length(response.body.bytes?.count ?? 0), close: true, http10KeepAlive: false)

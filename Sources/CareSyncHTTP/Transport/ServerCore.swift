@@ -12,11 +12,18 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set when shutdown begins: responses carry `Connection: close`.
     let draining = Atomic<Bool>(false)
+    /// The cap, the share per client address and the probe reserve, decided at accept.
+    let admission: ConnectionAdmission
+    /// Told of every connection turned away (metrics).
+    let onRefusal: @Sendable (ConnectionRefusal) -> Void
 
-    init(configuration: HTTPServer.Configuration, pipeline: RequestPipeline, logger: Logger) {
+    init(configuration: HTTPServer.Configuration, pipeline: RequestPipeline, logger: Logger,
+         onRefusal: @escaping @Sendable (ConnectionRefusal) -> Void = { _ in }) {
+        self.onRefusal = onRefusal
         self.configuration = configuration
         self.pipeline = pipeline
         self.logger = logger
+        admission = ConnectionAdmission(configuration: configuration)
     }
 
     /// Nanoseconds of a duration, for comparing with `DispatchTime.uptimeNanoseconds`.

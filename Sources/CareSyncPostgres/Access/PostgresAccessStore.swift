@@ -125,9 +125,17 @@ public final class PostgresAccessStore: AccessStore {
         text.map { Set($0.split(separator: ",").compactMap { SampleType(rawValue: String($0)) }) }
     }
 
+    /// Also tells every instance's listener at commit, which ends the token's parked long polls and event
+    /// streams there at once (`PostgresChangeListener`), whoever revoked it (an instance or the command line).
     public func revokeToken(id: String, at: Date) throws -> Bool {
         try database.write { db in
-            try db.query("UPDATE tokens SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2", [.int64(Self.ms(at)), .text(id)]).affected > 0
+            let revoked = try db.query("UPDATE tokens SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2",
+                                       [.int64(Self.ms(at)), .text(id)]).affected > 0
+            if revoked, let storeID = try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first({ try $0.string(0) }) {
+                try db.query("SELECT pg_notify($1, $2)", [.text(PostgresChangeListener.channel(storeID: storeID)),
+                                                          .text(PostgresChangeListener.revocationPayload(token: id))])
+            }
+            return revoked
         }
     }
 

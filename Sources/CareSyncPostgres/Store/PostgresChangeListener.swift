@@ -6,6 +6,8 @@ import Synchronization
 /// transaction that changed a patient's feed sends `NOTIFY` on the store's channel (delivered at commit,
 /// never for a rollback) with `<instance> <patient>` as payload, and this listener signals the store's
 /// `ChangeNotifier` for each one from another instance. Its own commits the store signals itself, at once.
+/// A token's revocation sends `revoke <token id>` (`PostgresAccessStore.revokeToken`): every instance then
+/// interrupts that token's waits (`ChangeNotifier.interrupt`), so its long polls and streams end everywhere.
 ///
 /// One connection on a thread of its own waits for notifications. When the connection breaks (a
 /// restart, a failover) it reconnects every second until it can `LISTEN` again; a notification sent
@@ -21,6 +23,10 @@ final class PostgresChangeListener: Sendable {
 
     /// The payload announcing a change of `patient` by this instance.
     func payload(patient: String) -> String { "\(instance) \(patient)" }
+
+    /// The payload announcing that `token` was revoked (no instance sends `revoke` as its name: names are UUIDs).
+    static func revocationPayload(token: String) -> String { revocationPrefix + token }
+    private static let revocationPrefix = "revoke "
 
     /// Starts listening on `channel` with a connection of `configuration`.
     init(configuration: PostgresDatabase.Configuration, channel: String, notifier: ChangeNotifier) {
@@ -43,6 +49,10 @@ final class PostgresChangeListener: Sendable {
                 try db.execute("LISTEN \(PostgresDatabase.quoteIdentifier(channel))")
                 while !stopped.isSet {
                     for payload in try db.notifications(waitingUpTo: .seconds(1)) {
+                        if payload.hasPrefix(revocationPrefix) {
+                            notifier.interrupt(String(payload.dropFirst(revocationPrefix.count)))
+                            continue
+                        }
                         guard let space = payload.firstIndex(of: " "), payload[..<space] != instance else { continue }
                         notifier.signal(String(payload[payload.index(after: space)...]))
                     }

@@ -14,6 +14,8 @@ public struct APILimits: Sendable, Hashable {
     public var idempotencyRetention: TimeInterval = 24 * 3600
     /// Most long polls parked at once; more is 429 with Retry-After.
     public var maxParkedPolls = 10_000
+    /// Most long polls and event streams one token may hold at once; more is 429 with Retry-After. 0: no limit.
+    public var maxWaitsPerToken = 16
     /// How often an idle event stream sends a keep-alive comment (or the moved anchor).
     public var streamKeepAlive: Duration = .seconds(15)
     /// How long an event stream lasts before it ends and the client resumes.

@@ -26,6 +26,8 @@ public final class CareSyncAPI: Sendable {
     let sharedReads = SharedReads()
     /// The open event streams.
     let streams = EventStreams()
+    /// Each token's long polls and event streams waiting now.
+    let tokenWaits: TokenWaits
     /// Each token's request budget.
     let tokenBudget: RateLimiter
     /// Each client address's budget of failed authentications.
@@ -45,6 +47,7 @@ public final class CareSyncAPI: Sendable {
         authenticator = Authenticator(store: access)
         admin = AccessAdmin(store: access)
         audit = AuditLog(store: access, logger: logger)
+        tokenWaits = TokenWaits(limit: limits.maxWaitsPerToken)
         tokenBudget = RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock)
         failedAuthBudget = RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock)
     }
@@ -85,7 +88,7 @@ public final class CareSyncAPI: Sendable {
     /// success gives it back: concurrent bad tokens cannot all pass a check made before any of them is
     /// charged. A request without a known address shares one budget with every other such request.
     public func authenticate(authorization: String?, peer: String? = nil) async throws -> Principal {
-        let address = peer.map(Self.host(of:)) ?? Self.unknownAddress
+        let address = peer.map(PeerAddress.host(of:)) ?? Self.unknownAddress
         if let seconds = failedAuthBudget.spend(address) {
             metrics.rateLimited(reason: "failedAuth")
             throw HTTPError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
@@ -116,12 +119,6 @@ public final class CareSyncAPI: Sendable {
     func authenticate(_ request: Request, _ context: APIContext) async throws -> Principal {
         if let known = context.principal { return known }
         return try await authenticate(authorization: request.header("Authorization"), peer: request.remoteAddress)
-    }
-
-    /// The host part of a peer address: "127.0.0.1:5123" → "127.0.0.1", "[::1]:5123" → "[::1]".
-    static func host(of peer: String) -> String {
-        guard let colon = peer.lastIndex(of: ":"), peer.first == "[" || peer.firstIndex(of: ":") == colon else { return peer }
-        return String(peer[..<colon])
     }
 
     /// Authenticates, checks reach to `{patientId}`, runs `body`, and commits an audit record with the

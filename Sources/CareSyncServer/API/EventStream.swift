@@ -11,6 +11,12 @@ import CareSyncCore
 /// sent only when the keep-alive interval is up (never early on a commit the caller may not see, so it
 /// tells nothing about hidden changes); a `: keep-alive` comment when nothing moved. Each event's `id` is
 /// its page's anchor. The stream ends after its lifetime, at shutdown, or when the client goes away.
+///
+/// Before every step after the opening event the caller's token is read again: revoked (here, on another
+/// instance or from the command line) or expired, the stream ends with nothing more, and an audit record
+/// `changes.stream.end` with status 401 notes the cut. A revocation on this instance and the token's expiry
+/// wake a parked stream at once. Every `changes` event leaves an audit record `changes.stream.event` with
+/// its item count, stored before the event is sent.
 final class EventStream: Sendable {
     private struct State: Sendable {
         /// Where the next read starts.
@@ -24,17 +30,22 @@ final class EventStream: Sendable {
     }
     private let state: Mutex<State>
     private let api: CareSyncAPI
+    private let principal: Principal
+    private let patient: String
     private let unit: HealthUnit?
     private let keepAlive: Duration
     private let end: ContinuousClock.Instant
 
-    /// A stream that opens with `first` (read from `query.anchor`) and goes on after its anchor.
-    init(api: CareSyncAPI, query: ChangeQuery, first: ChangeSet, unit: HealthUnit?) {
+    /// A stream of `principal` that opens with `first` (read from `query.anchor`) and goes on after its anchor;
+    /// it holds one of the principal's `tokenWaits` places (taken by the caller) and gives it back when it ends.
+    init(api: CareSyncAPI, principal: Principal, query: ChangeQuery, first: ChangeSet, unit: HealthUnit?) {
         let now = ContinuousClock.now
         let keepAlive = api.limits.streamKeepAlive
         var next = query
         next.anchor = first.anchor
         self.api = api
+        self.principal = principal
+        patient = query.patient
         self.unit = unit
         self.keepAlive = keepAlive
         end = now + api.limits.streamLifetime
@@ -44,6 +55,7 @@ final class EventStream: Sendable {
     }
 
     deinit {
+        api.tokenWaits.leave(principal.tokenID)
         api.streams.closed()
         api.metrics.eventStreamClosed()
     }
@@ -74,10 +86,15 @@ final class EventStream: Sendable {
             return opening
         }
         defer { state.withLock { $0 = s } }
-        let patient = s.query.patient
         while true {
             let now = ContinuousClock.now
             guard !Task.isCancelled, !api.streams.isStopping, now < end else { return nil }
+            // Made before the token is read, so a revocation after the read still wakes the wait below.
+            let tag = api.notifier.tag(principal.tokenID)
+            guard try await api.tokenStillValid(principal) else {
+                try await audit(action: "changes.stream.end", count: 0, status: 401)
+                return nil
+            }
             let generation = api.notifier.generation(of: patient)
             let page = try await api.readPage(s.query, generation: generation)
             s.query.anchor = page.anchor
@@ -85,6 +102,7 @@ final class EventStream: Sendable {
                 s.sent = page.anchor
                 s.tick = now + keepAlive
                 api.metrics.feedPageServed()
+                try await audit(action: "changes.stream.event", count: page.samples.count + page.deletedObjects.count, status: 200)
                 return Self.event(for: page, unit: unit)
             }
             if now >= s.tick {
@@ -93,11 +111,18 @@ final class EventStream: Sendable {
                 s.sent = page.anchor
                 return Self.event(for: page, unit: unit)
             }
-            // Nothing visible: park until a commit for the patient, the next keep-alive or the end of life.
-            let left = now.duration(to: min(s.tick, end))
+            // Nothing visible: park until a commit for the patient, the next keep-alive, the end of life, the
+            // token's expiry or its revocation here.
+            let left = api.parkingTime(principal, limit: now.duration(to: min(s.tick, end)))
             api.streams.parking(true)
-            _ = await api.notifier.wait(for: patient, after: generation, timeout: CareSyncAPI.seconds(left))
+            _ = await api.notifier.wait(for: patient, after: generation, timeout: left, tag: tag)
             api.streams.parking(false)
         }
+    }
+
+    /// Stores the audit record of one step of this stream before it is sent.
+    private func audit(action: String, count: Int, status: Int) async throws {
+        let scope = AuditScope(principal: principal, patient: patient, action: action)
+        try await api.audit.commit(scope.record(count: count, status: status, time: api.clock()))
     }
 }

@@ -36,10 +36,6 @@ extension HTTPError {
     static func conflict(_ detail: String) -> HTTPError {
         HTTPError(.conflict, code: .conflict, detail: detail)
     }
-    /// 429 `tooManyRequests` with `Retry-After` in whole seconds.
-    static func tooManyRequests(_ detail: String, retryAfter seconds: Int = 1) -> HTTPError {
-        HTTPError(.tooManyRequests, code: .tooManyRequests, detail: detail, headers: [.retryAfter: String(max(1, seconds))])
-    }
 
     /// A thrown error as the API answers it: a store failure that passes by itself (`StoreUnavailability`:
     /// the database unreachable, failing over, read-only) is 503 `unavailable` with `Retry-After`, not a 500;

@@ -10,8 +10,6 @@ extension ProblemCode {
     public static let forbidden = ProblemCode("forbidden", title: "Forbidden")
     /// 409: the write conflicts with stored state.
     public static let conflict = ProblemCode("conflict", title: "Conflict")
-    /// 429: a rate limit or the long-poll capacity was reached.
-    public static let tooManyRequests = ProblemCode("tooManyRequests", title: "Too many requests")
 
     /// Every code a CareSync server sends, in the order of the OpenAPI `Problem.code` enum: api.md's, then the
     /// HTTP layer's own.

@@ -27,6 +27,10 @@ public struct Configuration: Sendable, Equatable {
     public var workerCount: Int = 0
     /// Connections held open at once; more are refused until one closes.
     public var maxConnections: Int = 1024
+    /// Connections held open at once from one client address; more get 429 and are closed. 0: no limit.
+    public var maxConnectionsPerAddress: Int = 256
+    /// Of `maxConnections`, the last ones kept for health probes (`/healthz`, `/readyz`, `/metrics`).
+    public var reservedProbeConnections: Int = 8
     /// Responses of at least this many bytes are gzipped for clients that accept gzip.
     public var gzipThresholdBytes: Int = 1024
     /// zlib's compression level for gzipped answers: 1 (fastest) to 9 (smallest).
@@ -75,6 +79,8 @@ public struct Configuration: Sendable, Equatable {
         public var failedAuthPerMinute: Int = 600
         /// Failed authentications a client address may spend at once.
         public var failedAuthBurst: Int = 100
+        /// Long polls and event streams one token may hold at once (0: no limit).
+        public var waitsPerToken: Int = 16
         /// The default budgets.
         public init() {}
     }

@@ -20,6 +20,8 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case timeoutsWriteSeconds = "timeouts.writeSeconds"
     case workers
     case maxConnections
+    case maxConnectionsPerAddress
+    case reservedProbeConnections
     case gzipThresholdBytes
     case gzipLevel
     case retentionTombstoneDays = "retention.tombstoneDays"
@@ -28,6 +30,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case rateLimitTokenBurst = "rateLimit.tokenBurst"
     case rateLimitFailedAuthPerMinute = "rateLimit.failedAuthPerMinute"
     case rateLimitFailedAuthBurst = "rateLimit.failedAuthBurst"
+    case rateLimitWaitsPerToken = "rateLimit.waitsPerToken"
     case streamKeepAliveSeconds = "stream.keepAliveSeconds"
     case streamLifetimeSeconds = "stream.lifetimeSeconds"
     case webhooksAllowPrivateAddresses = "webhooks.allowPrivateAddresses"
@@ -102,6 +105,8 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .timeoutsWriteSeconds: "Seconds allowed to send a response."
         case .workers: "Request-handling worker threads; 0 means one per CPU core."
         case .maxConnections: "Connections held open at once, long polls included."
+        case .maxConnectionsPerAddress: "Connections held open at once from one client address (429 past it); 0 disables. Behind a proxy every client shares its address."
+        case .reservedProbeConnections: "Of maxConnections, the last ones kept for /healthz, /readyz and /metrics (one request each); others get 503 there."
         case .gzipThresholdBytes: "Smallest response body in bytes that is gzipped for clients that accept it."
         case .gzipLevel: "Effort of gzipped answers: 1 (fastest, the default) to 9; ISA-L's level 1 for 1, its level 2 above."
         case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."
@@ -110,6 +115,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .rateLimitTokenBurst: "Requests a token may send at once before its per-second budget applies."
         case .rateLimitFailedAuthPerMinute: "Failed authentications per minute each client address earns (429 past it); 0 disables."
         case .rateLimitFailedAuthBurst: "Failed authentications a client address may make at once."
+        case .rateLimitWaitsPerToken: "Long polls and change-feed event streams one token may hold at once (429 past it); 0 disables."
         case .streamKeepAliveSeconds: "Seconds between keep-alive comments (or moved anchors) of an idle change-feed event stream."
         case .streamLifetimeSeconds: "Seconds a change-feed event stream lasts before it ends and the client resumes."
         case .webhooksAllowPrivateAddresses: "true lets webhook URLs name loopback, private, link-local and unspecified addresses (refused by default)."

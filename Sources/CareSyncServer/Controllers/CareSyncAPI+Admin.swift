@@ -144,6 +144,7 @@ extension CareSyncAPI {
             let id = try context.parameter("tokenId")
             let admin = self.admin, now = self.clock()
             try await self.blocking { try admin.revokeToken(id: id, now: now) }
+            self.tokenRevoked(id)
             return Response.json(["id": .string(id), "revoked": true])
         }
     }

@@ -8,10 +8,13 @@ extension CareSyncAPI {
     func getChanges(_ request: Request, _ context: APIContext) async throws -> Response {
         if Self.wantsEventStream(request) { return try await streamChanges(request, context) }
         let received = ContinuousClock.now
+        // Read before authentication, so a revocation after the token was checked still ends the wait.
+        let epoch = notifier.interruptEpoch
         return try await patientScopedWrite(request, context, action: "changes.read") { principal, patient, scope in
             var feed = try self.feedParameters(request, patient: patient)
             feed.query.types = principal.readable(feed.query.types)
-            let page = try await self.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait))
+            let page = try await self.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait),
+                                                  principal: principal, tag: self.notifier.tag(principal.tokenID, since: epoch))
             self.metrics.feedPageServed()
             let count = page.samples.count + page.deletedObjects.count
             // The audit record commits while the page is written; the answer leaves after both.
@@ -66,7 +69,10 @@ extension CareSyncAPI {
     }
 
     /// Reads a page; when it is empty and a deadline is given, parks until a commit for the patient or the deadline.
-    func readChanges(_ query: ChangeQuery, until deadline: ContinuousClock.Instant?) async throws -> ChangeSet {
+    /// After a wait, the caller's token is read again: revoked or expired meanwhile, the answer is 401, never data.
+    /// A revocation on this instance (`tag`) or the token's expiry wakes the wait at once.
+    func readChanges(_ query: ChangeQuery, until deadline: ContinuousClock.Instant?, principal: Principal,
+                     tag: ChangeNotifier.WaitTag) async throws -> ChangeSet {
         // Nothing readable: an empty page at the head at once, never a wait.
         if let types = query.types, types.isEmpty { return try await readPage(query, generation: 0) }
         var generation = notifier.generation(of: query.patient)
@@ -75,18 +81,36 @@ extension CareSyncAPI {
         guard parkedCount < limits.maxParkedPolls else {
             throw HTTPError.tooManyRequests("Too many long polls are waiting; retry shortly.")
         }
+        try enterTokenWait(principal)
+        defer { tokenWaits.leave(principal.tokenID) }
         var next = query
         next.anchor = page.anchor
+        var tag = tag
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return page }
-            metrics.longPollParked()
-            let woke = await notifier.wait(for: query.patient, after: generation, timeout: Self.seconds(left))
-            metrics.longPollUnparked()
+            var woke = false
+            if left > .zero {
+                metrics.longPollParked()
+                woke = await notifier.wait(for: query.patient, after: generation, timeout: parkingTime(principal, limit: left), tag: tag)
+                metrics.longPollUnparked()
+            }
+            tag = notifier.tag(principal.tokenID)
+            try await requireTokenStillValid(principal)
+            // Out of time, the client gone, or the server stopping: answer what there is.
+            if !woke, ContinuousClock.now >= deadline || Task.isCancelled || streams.isStopping { return page }
             generation = notifier.generation(of: query.patient)
             page = try await readPage(next, generation: generation)
-            if !woke || !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
+            if !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
             next.anchor = page.anchor
+        }
+    }
+
+    /// Takes one of the token's places for a long poll or event stream (give it back with `tokenWaits.leave`);
+    /// 429 when it already holds `maxWaitsPerToken`.
+    func enterTokenWait(_ principal: Principal) throws {
+        guard tokenWaits.enter(principal.tokenID) else {
+            metrics.rateLimited(reason: "tokenWaits")
+            throw HTTPError.tooManyRequests("This token already holds its most long polls and event streams at once; close one or retry shortly.")
         }
     }
 

@@ -6,7 +6,8 @@ import CareSyncCore
 extension CareSyncAPI {
     /// GET …/changes with `Accept: text/event-stream`: the feed's pages as server-sent events.
     /// Everything that can refuse (reach, parameters, 400/410 anchors, the parked limit, the audit record)
-    /// happens before the stream starts, as a normal problem answer; one audit record counts the first event's items.
+    /// happens before the stream starts, as a normal problem answer; one audit record counts the first event's items,
+    /// and each later `changes` event leaves its own (`EventStream`).
     func streamChanges(_ request: Request, _ context: APIContext) async throws -> Response {
         try await patientScoped(request, context, action: "changes.stream") { principal, patient in
             var feed = try self.feedParameters(request, patient: patient)
@@ -18,9 +19,16 @@ extension CareSyncAPI {
             guard self.parkedCount < self.limits.maxParkedPolls else {
                 throw HTTPError.tooManyRequests("Too many long polls and event streams are waiting; retry shortly.")
             }
-            let first = try await self.readPage(feed.query, generation: self.notifier.generation(of: patient))
+            try self.enterTokenWait(principal)
+            let first: ChangeSet
+            do {
+                first = try await self.readPage(feed.query, generation: self.notifier.generation(of: patient))
+            } catch {
+                self.tokenWaits.leave(principal.tokenID)
+                throw error
+            }
             self.metrics.feedPageServed()
-            let stream = EventStream(api: self, query: feed.query, first: first, unit: feed.unit)
+            let stream = EventStream(api: self, principal: principal, query: feed.query, first: first, unit: feed.unit)
             let reply = Response(status: .ok, headers: [.contentType: "text/event-stream"], body: .stream(stream.body))
             return (reply, first.samples.count + first.deletedObjects.count)
         }

@@ -16,7 +16,9 @@ public enum MetricName {
     public static let samplesIngested = "caresync_samples_ingested_total"
     /// Counter of change-feed pages answered.
     public static let feedPagesServed = "caresync_feed_pages_served_total"
-    /// Counter of requests refused with 429 by a rate limit, labelled `reason` (token, failedAuth).
+    /// Counter of connections turned away, labelled `reason` (`ConnectionRefusal`: cap, address, reserved).
+    public static let connectionsRefused = "caresync_http_connections_refused_total"
+    /// Counter of requests refused with 429 by a rate limit, labelled `reason` (token, failedAuth, tokenWaits).
     public static let rateLimited = "caresync_rate_limited_total"
     /// Counter of tombstones removed by the retention job.
     public static let tombstonesPurged = "caresync_retention_tombstones_purged_total"

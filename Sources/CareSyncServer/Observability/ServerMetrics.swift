@@ -110,6 +110,14 @@ public final class ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// Counts one connection turned away by the listener, by reason (`ConnectionRefusal`).
+    public func connectionRefused(reason: String) {
+        registry.makeCounter(
+            descriptor: Self.describe(MetricName.connectionsRefused, "Connections turned away by the listener, by reason."),
+            labels: [("reason", reason)]
+        ).increment()
+    }
+
     /// Sets the open-connection gauge to a count sampled from the listener.
     public func setOpenConnections(_ count: Int) { openConnections.set(Double(count)) }
 

@@ -124,6 +124,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.tokenBurst = Double(configuration.rateLimits.tokenBurst)
     limits.failedAuthPerSecond = Double(configuration.rateLimits.failedAuthPerMinute) / 60
     limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
+    limits.maxWaitsPerToken = configuration.rateLimits.waitsPerToken
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
@@ -138,7 +139,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
     let headFilter = api.makeHeadFilter()
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
-                          headFilter: headFilter, logger: logger)
+                          headFilter: headFilter, logger: logger, onRefusal: { metrics.connectionRefused(reason: $0.rawValue) })
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
     return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: stores.sqlite,
                                configuration: configuration, webhooks: webhooks, logger: logger)
@@ -173,7 +174,9 @@ extension Configuration {
     /// The listener's settings.
     public var httpConfiguration: HTTPServer.Configuration {
         HTTPServer.Configuration(
-            host: host, port: port, maxConnections: maxConnections, maxBodySize: limits.bodyBytes,
+            host: host, port: port, maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            reservedProbeConnections: reservedProbeConnections, probePaths: ["/healthz", "/readyz", "/metrics"],
+            maxBodySize: limits.bodyBytes,
             maxRequestLineLength: limits.requestLineBytes, maxHeaderSize: limits.headerBytes, maxHeaderCount: limits.headerCount,
             headerReadTimeout: timeouts.headerRead, bodyReadTimeout: timeouts.bodyRead, idleTimeout: timeouts.idle,
             writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, gzipLevel: Int32(gzipLevel),

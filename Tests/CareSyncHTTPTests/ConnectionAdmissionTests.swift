@@ -1,0 +1,48 @@
+import Testing
+import HTTPTypes
+@testable import CareSyncHTTP
+
+/// The decision at accept, alone: the cap, the share per client address and the probe reserve.
+@Suite struct ConnectionAdmissionTests {
+    static func admission(cap: Int = 10, perAddress: Int = 3, reserved: Int = 2) -> ConnectionAdmission {
+        ConnectionAdmission(configuration: HTTPServer.Configuration(
+            maxConnections: cap, maxConnectionsPerAddress: perAddress, reservedProbeConnections: reserved))
+    }
+
+    @Test func anAddressPastItsShareIsRefusedWith429UntilOneOfItsConnectionsCloses() {
+        let admission = Self.admission()
+        for n in 0..<3 { #expect(admission.decide(host: "10.0.0.1", count: n) == .admit) }
+        guard case .refuse(let error, .address) = admission.decide(host: "10.0.0.1", count: 3) else {
+            Issue.record("a fourth connection from one address was admitted")
+            return
+        }
+        #expect(error.status == .tooManyRequests && error.code == .tooManyRequests && error.headers[.retryAfter] != nil)
+        #expect(admission.decide(host: "10.0.0.2", count: 3) == .admit)
+        admission.release(host: "10.0.0.1")
+        #expect(admission.decide(host: "10.0.0.1", count: 4) == .admit)
+        #expect(admission.count(from: "10.0.0.1") == 3)
+    }
+
+    @Test func theLastSlotsAreForProbesAndTheCapIsRefusedWith503() {
+        let admission = Self.admission(perAddress: 0)
+        #expect(admission.decide(host: "a", count: 7) == .admit)
+        #expect(admission.decide(host: "a", count: 8) == .probesOnly)
+        #expect(admission.decide(host: "a", count: 9) == .probesOnly)
+        #expect(admission.decide(host: "a", count: 10) == .refuse(HTTPError.unavailable("Too many connections."), .cap))
+    }
+
+    @Test func probePathsAreGETOrHEADOfAListedPathWithAnyQuery() {
+        let configuration = HTTPServer.Configuration(probePaths: ["/healthz"])
+        #expect(configuration.isProbe(RequestHead(method: .get, target: "/healthz")))
+        #expect(configuration.isProbe(RequestHead(method: .head, target: "/healthz?verbose=1")))
+        #expect(!configuration.isProbe(RequestHead(method: .post, target: "/healthz")))
+        #expect(!configuration.isProbe(RequestHead(method: .get, target: "/healthz/x")))
+        #expect(!configuration.isProbe(RequestHead(method: .get, target: "/v1/patients/a/changes")))
+    }
+
+    @Test func hostsDropThePort() {
+        #expect(PeerAddress.host(of: "127.0.0.1:5123") == "127.0.0.1")
+        #expect(PeerAddress.host(of: "[::1]:5123") == "[::1]")
+        #expect(PeerAddress.host(of: "socketpair") == "socketpair")
+    }
+}

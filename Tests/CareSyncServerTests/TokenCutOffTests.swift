@@ -1,0 +1,143 @@
+import CareSyncCore
+import Foundation
+import Testing
+import CareSyncTestSupport
+@testable import CareSyncServer
+
+/// A revoked or expired token stops receiving at once: its event streams end and its parked long polls answer
+/// 401, within a second, and the audit log shows every event a stream delivered. Over real sockets.
+@Suite(.serialized) struct TokenCutOffTests {
+    static let changes = "/v1/patients/alice/changes"
+
+    /// A therapist token of physio (alice), valid for `seconds` when given.
+    static func therapist(_ server: TestServer, expiresIn seconds: Double? = nil) throws -> (id: String, secret: String) {
+        let spec = TokenSpec(role: .therapist, careTeams: ["physio"], source: "org.example.cutoff",
+                             expiresInDays: seconds.map { $0 / 86_400 })
+        let made = try server.app.api.admin.createToken(spec, now: Date())
+        return (made.record.id, made.secret)
+    }
+
+    /// Posts one heart-rate-free step sample for alice with her device.
+    static func write(_ server: TestServer, _ value: Double) async throws {
+        let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                          json: ["samples": [Fixtures.steps(value)]])
+        #expect(reply.status == 200, "\(reply.text)")
+    }
+
+    /// The token's audit records, oldest first, as (action, count, status).
+    static func audit(_ server: TestServer, token: String) async throws -> [(String, Int, Int)] {
+        let reply = try await server.send("GET", "/v1/audit?token=\(token)&limit=100", token: server.tokens.admin)
+        #expect(reply.status == 200)
+        return (reply.json["records"]?.arrayValue ?? []).reversed().map {
+            ($0["action"]?.stringValue ?? "", Int($0["count"]?.numberValue ?? -1), Int($0["status"]?.numberValue ?? -1))
+        }
+    }
+
+    /// Opens a stream of `secret` that has read its opening event and one `changes` event with one sample, and a
+    /// long poll parked after the head; returns once both wait on the notifier.
+    static func streamAndPoll(_ server: TestServer, id: String, secret: String)
+        async throws -> (stream: EventStreamClient, poll: Task<TestReply, any Error>) {
+        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret, timeoutSeconds: 30)
+        #expect(stream.status == 200)
+        #expect(try await stream.next()?.name == "anchor")
+        try await write(server, 1)
+        let delivered = try #require(try await stream.next())
+        #expect(delivered.name == "changes" && delivered.itemCount == 1)
+        let head = try await server.send("GET", changes, token: secret)
+        let anchor = try #require(head.json["anchor"]?.stringValue)
+        let poll = Task { try await server.send("GET", changes + "?anchor=\(anchor)&wait=30", token: secret) }
+        let api = server.app.api
+        try await Eventually.until { api.tokenWaits.held(by: id) == 2 && api.notifier.waiterCount == 2 }
+        return (stream, poll)
+    }
+
+    /// What the stream sends after the cut-off: nothing but its end. Bounded by the client's 30 s read timeout.
+    static func expectEnded(_ stream: EventStreamClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let rest = try await stream.read { _ in false }
+        #expect(rest.allSatisfy { $0.name != "changes" }, "sent \(rest.map { $0.name ?? "comment" })", sourceLocation: sourceLocation)
+        #expect(stream.endedCleanly, sourceLocation: sourceLocation)
+    }
+
+    @Test func revokingATokenEndsItsStreamAndParkedPollWithinASecond() async throws {
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
+            let (id, secret) = try Self.therapist(server)
+            let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
+            let revoked = ContinuousClock.now
+            let reply = try await server.send("DELETE", "/v1/tokens/\(id)", token: server.tokens.admin)
+            #expect(reply.json["revoked"] == true)
+            // Nothing commits: the revocation itself ends both, long before the poll's 30 s and the 60 s keep-alive.
+            let answer = try await poll.value
+            answer.expectProblem(401, "unauthorized")
+            try await Self.expectEnded(stream)
+            #expect(ContinuousClock.now - revoked < .seconds(1), "cut off after \(ContinuousClock.now - revoked)")
+            stream.close()
+            #expect(server.app.api.tokenWaits.held(by: id) == 0)
+            let records = try await Self.audit(server, token: id)
+            let streamed = records.filter { $0.0.hasPrefix("changes.stream") }
+            #expect(streamed.map(\.0) == ["changes.stream", "changes.stream.event", "changes.stream.end"], "\(records)")
+            #expect(streamed.map(\.1) == [0, 1, 0])
+            #expect(streamed.map(\.2) == [200, 200, 401])
+            #expect(records.filter { $0.0 == "changes.read" }.map(\.2) == [200, 401], "\(records)")
+        }
+    }
+
+    @Test func aRevocationMadeElsewhereStopsTheStreamAndPollAtTheNextChange() async throws {
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
+            let (id, secret) = try Self.therapist(server)
+            let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
+            // Revoked in the store only, as another instance on the same PostgreSQL database or `caresync token
+            // revoke` does: nothing wakes this instance's waits, but the device's next write does.
+            try server.app.api.admin.revokeToken(id: id, now: Date())
+            let written = ContinuousClock.now
+            try await Self.write(server, 2)
+            let answer = try await poll.value
+            answer.expectProblem(401, "unauthorized")
+            try await Self.expectEnded(stream)
+            #expect(ContinuousClock.now - written < .seconds(1), "cut off after \(ContinuousClock.now - written)")
+            stream.close()
+            let records = try await Self.audit(server, token: id)
+            #expect(records.filter { $0.0 == "changes.stream.event" }.map(\.1) == [1], "\(records)")
+            #expect(records.filter { $0.0 == "changes.stream.end" }.map(\.2) == [401], "\(records)")
+        }
+    }
+
+    @Test func anExpiringTokenLosesItsStreamAndParkedPollWithinASecondOfExpiry() async throws {
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
+            let (id, secret) = try Self.therapist(server, expiresIn: 4)
+            let expiry = try #require(try server.app.api.access.token(id: id)?.expiresAt)
+            let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
+            let answer = try await poll.value
+            answer.expectProblem(401, "unauthorized")
+            try await Self.expectEnded(stream)
+            let late = Date().timeIntervalSince(expiry)
+            #expect(late >= -0.05 && late < 1, "cut off \(late) s after the expiry")
+            stream.close()
+            try await Self.write(server, 2)
+            let records = try await Self.audit(server, token: id)
+            #expect(records.filter { $0.0.hasPrefix("changes.stream") }.map(\.0)
+                    == ["changes.stream", "changes.stream.event", "changes.stream.end"], "\(records)")
+            #expect(records.filter { $0.0 == "changes.read" }.map(\.2) == [200, 401], "\(records)")
+        }
+    }
+
+    @Test func aStreamAuditsEveryEventItDelivers() async throws {
+        try await TestServer.with { server in
+            let (id, secret) = try Self.therapist(server)
+            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret, timeoutSeconds: 30)
+            #expect(try await stream.next()?.name == "anchor")
+            var delivered: [Int] = []
+            for value in 1...3 {
+                let samples = (0..<value).map { Fixtures.steps(Double($0 + 1), hour: 10 + $0) }
+                _ = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                          json: ["samples": .array(samples)])
+                let event = try #require(try await stream.next())
+                delivered.append(event.itemCount)
+            }
+            stream.close()
+            #expect(delivered == [1, 2, 3])
+            let events = try await Self.audit(server, token: id).filter { $0.0 == "changes.stream.event" }
+            #expect(events.map(\.1) == delivered)
+            #expect(events.allSatisfy { $0.2 == 200 })
+        }
+    }
+}
