@@ -138,15 +138,16 @@ import CareSyncTestSupport
 
     @Test func aStreamThatOutlivesItsLifetimeEndsCleanly() async throws {
         try await TestServer.with(configure: {
-            $0.stream.lifetime = .seconds(1)
-            $0.stream.keepAlive = .milliseconds(300)
+            // Room for a loaded machine: several keep-alive intervals fit in the lifetime however late the first read comes.
+            $0.stream.lifetime = .seconds(2)
+            $0.stream.keepAlive = .milliseconds(200)
         }) { server in
             let started = ContinuousClock.now
             let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: server.tokens.aliceDevice)
             let events = try await stream.read { _ in ContinuousClock.now - started > .seconds(10) }  // bounded: fail, not hang
             let lasted = ContinuousClock.now - started
             #expect(stream.endedCleanly, "the stream should end with the last chunk, not a cut connection")
-            #expect(lasted >= .milliseconds(900) && lasted < .seconds(5), "lasted \(lasted)")
+            #expect(lasted >= .milliseconds(1_900) && lasted < .seconds(8), "lasted \(lasted)")
             #expect(events.first?.name == "anchor")
             #expect(events.contains { $0.comment == "keep-alive" })
             stream.close()
