@@ -32,7 +32,7 @@ extension Anchor {
     }
 
     /// Base64url of `bytes` without padding (RFC 4648 §5), written directly: it is on every write's answer.
-    static func base64URL(_ bytes: [UInt8]) -> String {
+    public static func base64URL(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)

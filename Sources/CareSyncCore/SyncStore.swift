@@ -11,6 +11,9 @@ import Foundation
 public protocol SyncStore: JobLeases {
     /// The id anchors from this store carry.
     var storeID: String { get }
+    /// The secret that seals the anchors handed to clients (32 bytes, made once per database by a migration, so
+    /// every instance on the database shares it).
+    var anchorKey: [UInt8] { get }
 
     /// Signalled after every commit that changed a patient's feed: what wakes long polls, never a controller.
     var notifier: ChangeNotifier { get }

@@ -8,6 +8,8 @@ import Synchronization
 /// and commits it only when the whole request succeeded. The exact semantics are in docs/sync-rules.md.
 public final class InMemorySyncStore: SyncStore, Sendable {
     public let storeID: String
+    /// A random anchor key of this store's own.
+    public let anchorKey: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
     /// Signalled after every commit that changed a patient's feed.
     public let notifier = ChangeNotifier()
     private let makeUUID: @Sendable () -> UUID

@@ -134,6 +134,7 @@ struct FailingStore: SyncStore {
     /// A database failing over: a failure that passes (503).
     struct FailingOver: StoreUnavailability { var isStoreUnavailable: Bool { true } }
     let storeID: String
+    var anchorKey: [UInt8] { Array(repeating: 7, count: 32) }
     var error: any Error & Sendable = DiskOnFire()
     let notifier = ChangeNotifier()
     func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T { throw error }

@@ -21,9 +21,9 @@ import Testing
             let generic: JSONValue = [
                 "samples": .array(samples.map { SampleWire.encode($0, unit: unit) }),
                 "deletedObjects": .array(deleted.map(SampleWire.encode)),
-                "anchor": .string(AnchorWire.encode(page.anchor)), "hasMore": true,
+                "anchor": .string(page.anchor.encoded), "hasMore": true,
             ]
-            #expect(FeedWriter.page(page, unit: unit) == generic.serialized())
+            #expect(FeedWriter.page(page, anchor: page.anchor.encoded, unit: unit) == generic.serialized())
         }
     }
 
@@ -54,12 +54,12 @@ import Testing
         for unit in [nil, HealthUnit.named("kg"), HealthUnit.named("count/min")] {
             let generic: JSONValue = [
                 "samples": .array(samples.map { SampleWire.encode($0, unit: unit) }), "deletedObjects": [],
-                "anchor": .string(AnchorWire.encode(page.anchor)), "hasMore": false,
+                "anchor": .string(page.anchor.encoded), "hasMore": false,
             ]
             let expected = generic.serialized()
             for cores in 1...3 {
                 await Task.yield()  // a long synchronous test would hold one of the few cooperative threads
-                #expect(FeedWriter.page(page, unit: unit, cores: cores) == expected, "unit \(unit?.symbol ?? "canonical"), cores \(cores)")
+                #expect(FeedWriter.page(page, anchor: page.anchor.encoded, unit: unit, cores: cores) == expected, "unit \(unit?.symbol ?? "canonical"), cores \(cores)")
             }
         }
     }
@@ -97,7 +97,7 @@ import Testing
         ]
         let batch = UpsertBatchResult(anchor: Anchor(storeID: "store", sequence: 99), results: results)
         let generic: JSONValue = [
-            "anchor": .string(AnchorWire.encode(batch.anchor)),
+            "anchor": .string(batch.anchor.encoded),
             "results": .array(results.map { r in
                 var o: [String: JSONValue] = ["index": .number(Double(r.index)), "uuid": .string(r.uuid.uuidString)]
                 switch r.outcome {
@@ -108,6 +108,6 @@ import Testing
                 return .object(o)
             }),
         ]
-        #expect(UpsertReplyWriter.body(batch) == generic.serialized())
+        #expect(UpsertReplyWriter.body(batch, anchor: batch.anchor.encoded) == generic.serialized())
     }
 }

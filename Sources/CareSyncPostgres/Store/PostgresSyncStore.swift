@@ -20,6 +20,8 @@ public final class PostgresSyncStore: SyncStore {
     public let database: PostgresDatabase
     /// The id anchors from this store carry (from `store_meta`; replicas and failovers keep it).
     public let storeID: String
+    /// The secret sealing client anchors (from `store_meta`, shared by every instance).
+    public let anchorKey: [UInt8]
     /// Signalled after every commit that changed a patient's feed: this process's at once, other
     /// instances' through LISTEN/NOTIFY (`PostgresChangeListener`).
     public let notifier = ChangeNotifier()
@@ -42,6 +44,11 @@ public final class PostgresSyncStore: SyncStore {
             return id
         }
         self.storeID = storeID
+        anchorKey = try database.read { db in
+            guard let hex = try db.query("SELECT value FROM store_meta WHERE key = 'anchor_key'").first({ try $0.string(0) }),
+                  let key = AnchorKeyText.bytes(hex) else { throw PostgresStoreCorruption("store_meta has no anchor_key of 64 hex digits") }
+            return key
+        }
         leases = PostgresJobLeases(configuration: database.configuration, storeID: storeID)
         listener = PostgresChangeListener(configuration: database.configuration,
                                           channel: PostgresChangeListener.channel(storeID: storeID), notifier: notifier)

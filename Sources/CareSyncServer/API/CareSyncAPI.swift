@@ -17,6 +17,8 @@ public final class CareSyncAPI: Sendable {
     let audit: AuditLog
     let executor: BlockingExecutor
     let limits: APILimits
+    /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
+    let anchors: AnchorWire
     let clock: @Sendable () -> Date
     let logger: Logger
     let readiness: @Sendable () -> Bool
@@ -41,6 +43,7 @@ public final class CareSyncAPI: Sendable {
                 readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics(),
                 rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         self.store = store; self.access = access; self.webhooks = webhooks; self.onWebhookChange = onWebhookChange
+        anchors = AnchorWire(key: store.anchorKey)
         self.limits = limits; self.executor = executor; self.logger = logger; self.clock = clock
         self.readiness = readiness
         self.metrics = metrics

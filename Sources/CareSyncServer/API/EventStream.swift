@@ -7,10 +7,10 @@ import CareSyncCore
 /// holds back the reads instead of filling a buffer, and a client that goes away cancels the pull.
 /// Between pages it parks on the `ChangeNotifier` like a long poll: a continuation, no thread.
 ///
-/// Events: `changes` carries a feed page with items; `anchor` carries an empty page whose anchor moved,
-/// sent only when the keep-alive interval is up (never early on a commit the caller may not see, so it
-/// tells nothing about hidden changes); a `: keep-alive` comment when nothing moved. Each event's `id` is
-/// its page's anchor. The stream ends after its lifetime, at shutdown, or when the client goes away.
+/// Events: `changes` carries a feed page with items; `anchor` carries an empty page, sent every keep-alive
+/// interval with nothing visible, whether or not hidden changes moved the anchor (never early on a commit the
+/// caller may not see, and always, so it tells nothing about hidden changes). Each event's `id` is its page's
+/// anchor, sealed (`AnchorWire`). The stream ends after its lifetime, at shutdown, or when the client goes away.
 ///
 /// Before every step after the opening event the caller's token is read again: revoked (here, on another
 /// instance or from the command line) or expired, the stream ends with nothing more, and an audit record
@@ -25,7 +25,7 @@ final class EventStream: Sendable {
         var sent: Anchor
         /// The opening event, not yet pulled.
         var opening: [UInt8]?
-        /// When the next keep-alive (comment or anchor event) is due.
+        /// When the next keep-alive (an anchor event) is due.
         var tick: ContinuousClock.Instant
     }
     private let state: Mutex<State>
@@ -49,7 +49,7 @@ final class EventStream: Sendable {
         self.unit = unit
         self.keepAlive = keepAlive
         end = now + api.limits.streamLifetime
-        state = Mutex(State(query: next, sent: first.anchor, opening: Self.event(for: first, unit: unit), tick: now + keepAlive))
+        state = Mutex(State(query: next, sent: first.anchor, opening: Self.event(for: first, anchor: api.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
         api.streams.opened()
         api.metrics.eventStreamOpened()
     }
@@ -65,15 +65,12 @@ final class EventStream: Sendable {
         AsyncThrowingStream(unfolding: { try await self.next() })
     }
 
-    /// The comment that keeps an idle connection alive.
-    static let keepAliveComment = Array(": keep-alive\n\n".utf8)
-
     /// The event of a page: `changes` with items, else `anchor`. A JSON text never holds a raw line
     /// break (the writer escapes control characters), so the page is one `data:` line.
-    static func event(for page: ChangeSet, unit: HealthUnit?) -> [UInt8] {
+    static func event(for page: ChangeSet, anchor: String, unit: HealthUnit?) -> [UInt8] {
         let name = page.samples.isEmpty && page.deletedObjects.isEmpty ? "anchor" : "changes"
-        var out = Array("id: \(AnchorWire.encode(page.anchor))\nevent: \(name)\ndata: ".utf8)
-        out += FeedWriter.page(page, unit: unit)
+        var out = Array("id: \(anchor)\nevent: \(name)\ndata: ".utf8)
+        out += FeedWriter.page(page, anchor: anchor, unit: unit)
         out += "\n\n".utf8
         return out
     }
@@ -103,13 +100,14 @@ final class EventStream: Sendable {
                 s.tick = now + keepAlive
                 api.metrics.feedPageServed()
                 try await audit(action: "changes.stream.event", count: page.samples.count + page.deletedObjects.count, status: 200)
-                return Self.event(for: page, unit: unit)
+                return Self.event(for: page, anchor: api.anchors.encode(page.anchor), unit: unit)
             }
             if now >= s.tick {
+                // Every keep-alive is an `anchor` event, whether or not changes the caller cannot see moved the
+                // anchor: choosing between an event and a comment would tell that they did. Sealed, it says nothing.
                 s.tick = now + keepAlive
-                guard page.anchor != s.sent else { return Self.keepAliveComment }
                 s.sent = page.anchor
-                return Self.event(for: page, unit: unit)
+                return Self.event(for: page, anchor: api.anchors.encode(page.anchor), unit: unit)
             }
             // Nothing visible: park until a commit for the patient, the next keep-alive, the end of life, the
             // token's expiry or its revocation here.

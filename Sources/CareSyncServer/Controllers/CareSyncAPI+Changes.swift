@@ -17,8 +17,12 @@ extension CareSyncAPI {
                                                   principal: principal, tag: self.notifier.tag(principal.tokenID, since: epoch))
             self.metrics.feedPageServed()
             let count = page.samples.count + page.deletedObjects.count
+            // An empty page hands back the caller's own anchor string: "the same anchor" (api.md), whether or not
+            // changes the caller cannot see moved the store's position. Otherwise the page's anchor, sealed.
+            let given = request.query("anchor").flatMap { $0.isEmpty ? nil : $0 }
+            let anchor = (count == 0 ? given : nil) ?? self.anchors.encode(page.anchor)
             // The audit record commits while the page is written; the answer leaves after both.
-            async let body = FeedWriter.page(page, unit: feed.unit)
+            async let body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
             try await self.audit.commit(scope.record(count: count, status: 200, time: self.clock()))
             scope.markStored()
             return (Response.json(await body), count)
@@ -56,7 +60,7 @@ extension CareSyncAPI {
         var unit: HealthUnit?
         if let u = request.query("unit") { do { unit = try HealthUnit.parse(u) } catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") } }
         guard problems.isEmpty else { throw HTTPError.validation(problems) }
-        if let a = request.query("anchor"), !a.isEmpty { query.anchor = try AnchorWire.decode(a) }
+        if let a = request.query("anchor"), !a.isEmpty { query.anchor = try anchors.decode(a) }
         return FeedParameters(query: query, wait: wait, unit: unit)
     }
 

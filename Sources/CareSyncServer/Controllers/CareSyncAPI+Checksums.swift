@@ -7,7 +7,7 @@ extension CareSyncAPI {
     func getChecksums(_ request: Request, _ context: APIContext) async throws -> Response {
         try await patientScoped(request, context, action: "checksums.read") { principal, patient in
             var anchor: Anchor?
-            if let a = request.query("anchor"), !a.isEmpty { anchor = try AnchorWire.decode(a) }
+            if let a = request.query("anchor"), !a.isEmpty { anchor = try self.anchors.decode(a) }
             let at = anchor, store = self.store
             let checksums = try await self.blocking { try store.checksums(patient: patient, at: at) }
             // Hidden types are left out, as the feed leaves them out: a replica of a narrow token has none of them.
@@ -15,7 +15,7 @@ extension CareSyncAPI {
             for (type, figures) in checksums.types where principal.mayRead(type) {
                 types[type.rawValue] = ["count": .number(Double(figures.count)), "sum": .string(figures.sumHex)]
             }
-            let body: JSONValue = ["anchor": .string(AnchorWire.encode(checksums.anchor)), "algorithm": "fnv1a64-sum",
+            let body: JSONValue = ["anchor": .string(self.anchors.encode(checksums.anchor)), "algorithm": "fnv1a64-sum",
                                    "types": .object(types)]
             return (Response.json(body), types.count)
         }

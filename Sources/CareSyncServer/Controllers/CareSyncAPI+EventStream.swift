@@ -13,7 +13,7 @@ extension CareSyncAPI {
             var feed = try self.feedParameters(request, patient: patient)
             // An EventSource reconnects to the same URL with the last id it saw: that wins over `anchor=`.
             if let id = request.header("Last-Event-ID").map({ String($0.trimmingSpaces()) }), !id.isEmpty {
-                feed.query.anchor = try AnchorWire.decode(id)
+                feed.query.anchor = try self.anchors.decode(id)
             }
             feed.query.types = principal.readable(feed.query.types)
             guard self.parkedCount < self.limits.maxParkedPolls else {

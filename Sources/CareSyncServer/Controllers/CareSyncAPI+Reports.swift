@@ -13,7 +13,7 @@ extension CareSyncAPI {
             let render: @Sendable (WeeklyReportUpsertResult) -> Response = { result in
                 Response.json([
                     "outcome": .string(result.outcome.rawValue),
-                    "anchor": .string(AnchorWire.encode(result.anchor)),
+                    "anchor": .string(self.anchors.encode(result.anchor)),
                     "report": ReportWire.encode(self.visible(result.report, to: principal)),
                 ])
             }
@@ -117,7 +117,7 @@ extension CareSyncAPI {
                     guard try w.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
                     return try w.headAnchor()
                 },
-                render: { anchor in Response.json(["anchor": .string(AnchorWire.encode(anchor)), "outcome": "deleted"]) })
+                render: { anchor in Response.json(["anchor": .string(self.anchors.encode(anchor)), "outcome": "deleted"]) })
             return (reply, 1)
         }
     }

@@ -30,7 +30,7 @@ extension CareSyncAPI {
                     return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
                 },
                 render: { result in
-                    Response.json(UpsertReplyWriter.body(result))
+                    Response.json(UpsertReplyWriter.body(result, anchor: self.anchors.encode(result.anchor)))
                 },
                 committed: { result in self.recordOutcomes(result.results) })
             return (reply, items.count)
@@ -38,9 +38,9 @@ extension CareSyncAPI {
     }
 
     /// The answer to a delete request.
-    static func render(_ result: DeleteBatchResult) -> Response {
+    func render(_ result: DeleteBatchResult) -> Response {
         Response.json([
-            "anchor": .string(AnchorWire.encode(result.anchor)),
+            "anchor": .string(self.anchors.encode(result.anchor)),
             "results": .array(result.results.map { r in
                 var o: [String: JSONValue] = ["outcome": .string(r.outcome.rawValue)]
                 o["uuid"] = r.uuid.map { .string($0.uuidString) } ?? .null
@@ -124,7 +124,7 @@ extension CareSyncAPI {
                     }
                     return DeleteBatchResult(anchor: try w.headAnchor(), results: results)
                 },
-                render: Self.render,
+                render: { self.render($0) },
                 committed: { result in
                     self.metrics.recordSamplesIngested(result.results.filter { $0.outcome == .deleted }.count, outcome: "deleted")
                 })

@@ -10,7 +10,7 @@ extension CareSyncAPI {
         try await patientScoped(request, context, action: "statistics.changes") { principal, patient in
             var query = try Self.statisticsQuery(request)
             var since: Anchor?
-            if let a = request.query("anchor"), !a.isEmpty { since = try AnchorWire.decode(a) }
+            if let a = request.query("anchor"), !a.isEmpty { since = try self.anchors.decode(a) }
             let readable = principal.mayRead(query.type)
             // A type the caller may not read has no samples, as in statistics and the feed: nothing changes.
             if !readable { query.sources = [] }
@@ -26,7 +26,7 @@ extension CareSyncAPI {
             var changed = collection
             if let touched { changed.buckets = collection.buckets.enumerated().filter { touched.contains($0.offset) }.map(\.element) }
             guard case .object(var body) = Self.encode(changed) else { throw HTTPError.internal }
-            body["anchor"] = .string(AnchorWire.encode(anchor))
+            body["anchor"] = .string(self.anchors.encode(anchor))
             return (Response.json(.object(body)), changed.buckets.count)
         }
     }

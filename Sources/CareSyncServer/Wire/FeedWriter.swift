@@ -8,11 +8,11 @@ enum FeedWriter {
     /// A page is written in parts of at least this many samples, at most one part per core, joined in order.
     static let samplesPerPart = 1_000
 
-    /// The body of a `GET …/changes` answer.
-    static func page(_ page: ChangeSet, unit: HealthUnit?, cores: Int = Parallel.cores) -> [UInt8] {
+    /// The body of a `GET …/changes` answer, with `anchor` the page anchor as the client gets it (sealed).
+    static func page(_ page: ChangeSet, anchor: String, unit: HealthUnit?, cores: Int = Parallel.cores) -> [UInt8] {
         var head = ByteBuffer(capacity: 256 + page.deletedObjects.count * 300)
         head.append(#"{"anchor":"#)
-        JSONValue.writeString(AnchorWire.encode(page.anchor), into: &head)
+        JSONValue.writeString(anchor, into: &head)
         head.append(#","deletedObjects":["#)
         for (n, d) in page.deletedObjects.enumerated() {
             if n > 0 { head.append(",") }

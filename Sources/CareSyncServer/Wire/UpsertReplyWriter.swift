@@ -4,10 +4,10 @@ import CareSyncCore
 /// sorted), without a dictionary per item — a 5,000-sample batch answers with 5,000 results.
 enum UpsertReplyWriter {
     /// `{"anchor": …, "results": [{"index", "outcome", "reason"?, "uuid"}, …]}`.
-    static func body(_ result: UpsertBatchResult) -> [UInt8] {
+    static func body(_ result: UpsertBatchResult, anchor: String) -> [UInt8] {
         var out = ByteBuffer(capacity: 64 + result.results.count * 90)
         out.append(#"{"anchor":"#)
-        JSONValue.writeString(AnchorWire.encode(result.anchor), into: &out)
+        JSONValue.writeString(anchor, into: &out)
         out.append(#","results":["#)
         for (n, r) in result.results.enumerated() {
             if n > 0 { out.append(",") }

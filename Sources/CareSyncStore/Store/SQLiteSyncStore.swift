@@ -20,6 +20,8 @@ public final class SQLiteSyncStore: SyncStore {
     public let database: Database
     /// The id anchors from this store carry (from `store_meta`).
     public let storeID: String
+    /// The secret sealing client anchors (from `store_meta`).
+    public let anchorKey: [UInt8]
     /// Signalled after every commit that changed a patient's feed.
     public let notifier = ChangeNotifier()
 
@@ -27,6 +29,7 @@ public final class SQLiteSyncStore: SyncStore {
     public init(database: Database) throws {
         self.database = database
         self.storeID = try database.read { try StoreQueries.storeID($0) }
+        self.anchorKey = try database.read { try StoreQueries.anchorKey($0) }
         // A write only for a database from before 0004; every other open only reads.
         if try database.read({ try ChecksumQueries.needsFill($0) }) {
             try database.write { try ChecksumQueries.fillIfNeeded($0) }

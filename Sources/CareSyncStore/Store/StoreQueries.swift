@@ -8,6 +8,14 @@ enum StoreQueries {
         try db.scalarInt64("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
     }
 
+    /// The anchor key of `store_meta` (migration 0006), 32 bytes.
+    static func anchorKey(_ db: Connection) throws -> [UInt8] {
+        guard let hex = try meta(db, "anchor_key"), let key = AnchorKeyText.bytes(hex) else {
+            throw StoreCorruption("store_meta has no anchor_key of 64 hex digits")
+        }
+        return key
+    }
+
     /// A value of `store_meta`.
     static func meta(_ db: Connection, _ key: String) throws -> String? {
         try db.scalarString("SELECT value FROM store_meta WHERE key = ?", [.text(key)])

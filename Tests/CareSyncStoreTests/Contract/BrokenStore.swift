@@ -8,6 +8,7 @@ struct BrokenStore: SyncStore {
     let base: InMemorySyncStore
     let fault: Fault
     var storeID: String { base.storeID }
+    var anchorKey: [UInt8] { base.anchorKey }
     var notifier: ChangeNotifier { base.notifier }
 
     /// Writes go to the model, except the deliberate fault, which rewrites the samples first.
