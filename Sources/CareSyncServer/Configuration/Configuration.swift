@@ -103,6 +103,8 @@ public struct Configuration: Sendable, Equatable {
         public var retryForHours = 72
         /// How long delivered and failed deliveries are kept, so they can be replayed.
         public var deliveryRetentionDays = 7
+        /// The most deliveries one subscription keeps waiting; beyond it the oldest waiting ones are dropped.
+        public var maxPendingDeliveries = 10_000
         /// The defaults.
         public init() {}
     }

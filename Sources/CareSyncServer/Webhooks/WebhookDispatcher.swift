@@ -110,7 +110,8 @@ public final class WebhookDispatcher: Sendable {
                     if committed.exchange(false, ordering: .relaxed) || sinceFanOut >= pollInterval {
                         if sinceFanOut >= Self.fanOutSpacing {
                             lastFanOut = .now
-                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, now: clock()) })
+                            let maxPending = settings.maxPendingDeliveries
+                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, maxPending: maxPending, now: clock()) })
                                     == Self.fanOutBatch, !Task.isCancelled {}
                         } else {
                             committed.store(true, ordering: .relaxed)

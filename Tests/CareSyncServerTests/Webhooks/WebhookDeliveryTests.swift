@@ -32,6 +32,8 @@ import Testing
                 let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
                                                   json: ["samples": [Fixtures.steps(value)]])
                 anchors.append(try #require(reply.json["anchor"]?.stringValue))
+                // Each change waits for the one before to arrive: a change would otherwise update alice's waiting delivery.
+                try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= anchors.count }
             }
             // Bob's change is not for this subscription.
             _ = try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice, json: ["samples": [Fixtures.steps(1)]])
@@ -68,7 +70,7 @@ import Testing
         defer { Task { await receiver.stop() } }
         let h = try WebhookDispatcherHarness()
         let subscription = try h.subscribe(receiver.url())
-        for value in 1...3 { try h.change(value: Double(value)) }
+        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
         h.dispatcher.start()
         try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
         await h.dispatcher.stop()
@@ -103,8 +105,8 @@ import Testing
         defer { Task { await receiver.stop() } }
         let h = try WebhookDispatcherHarness()
         try h.subscribe(receiver.url())
-        try h.change(value: 1)
-        try h.change(value: 2)
+        try h.change("alice")
+        try h.change("bob")
         h.dispatcher.start()
         try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
         // Still inside the window: sequence 1 is retried and 2 waits behind it.
@@ -141,10 +143,11 @@ import Testing
             let created = try await server.send("POST", "/v1/webhooks", token: admin, json: ["url": .string(receiver.url())])
             let id = try #require(created.json["id"]?.stringValue)
             #expect(try await server.send("POST", "/v1/webhooks/\(id)/pause", token: admin).status == 200)
-            for value in [1.0, 2] {
-                #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                              json: ["samples": [Fixtures.steps(value)]]).status == 200)
-            }
+            // Two patients: two deliveries (a second change of alice would update her waiting one).
+            #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                          json: ["samples": [Fixtures.steps(1)]]).status == 200)
+            #expect(try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice,
+                                          json: ["samples": [Fixtures.steps(2)]]).status == 200)
             // Fanned out (queued), and not delivered: a paused subscription has no head.
             try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
             #expect(try server.app.api.webhooks.heads().isEmpty && receiver.received.isEmpty)
