@@ -28,6 +28,8 @@ done
 grep -q 'PostgresSyncStore to ' "$pg_dir/tests.log" || { echo "the contract suite did not run on PostgreSQL"; exit 1; }
 grep -q 'PostgresSyncStore to fanOutNumbersEachSubscriptionsDeliveriesInCommitOrder' "$pg_dir/tests.log" \
   || { echo "the webhook contract suite did not run on PostgreSQL"; exit 1; }
+grep -q 'PostgresSyncStore to beyondTheCapTheOldestWaitingAfterTheHeadAreDroppedAndCounted' "$pg_dir/tests.log" \
+  || { echo "the webhook queue-bound contract suite did not run on PostgreSQL"; exit 1; }
 # The command line on PostgreSQL: migrate (twice: the second changes nothing), an operator command, serve.
 ci_build
 ci_workdir
