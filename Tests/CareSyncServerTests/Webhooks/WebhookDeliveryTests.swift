@@ -121,6 +121,20 @@ import Testing
         #expect(status.failingSince == nil && status.pendingDeliveries == 0 && failingSince <= Date())
     }
 
+    @Test func theDispatcherHoldsEachQueueToTheConfiguredCap() async throws {
+        let receiver = try WebhookReceiver { _, _ in Response(status: .serviceUnavailable) }
+        defer { Task { await receiver.stop() } }
+        let h = try WebhookDispatcherHarness(maxPendingDeliveries: 2)
+        try h.subscribe(receiver.url())
+        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
+        h.dispatcher.start()
+        // Alice's is the head (retried: the receiver fails); bob's, the oldest after it, was dropped.
+        try await Eventually.until(deadline: Self.deadline) { try h.status()?.droppedDeliveries == 1 && !receiver.received.isEmpty }
+        await h.dispatcher.stop()
+        #expect(try h.status()?.pendingDeliveries == 2)
+        #expect(Set(receiver.received.map(\.sequence)) == [1])
+    }
+
     @Test func theAddressIsCheckedAgainBeforeEveryAttempt() async throws {
         let receiver = try WebhookReceiver()
         defer { Task { await receiver.stop() } }

@@ -13,8 +13,9 @@ struct WebhookDispatcherHarness {
     let offset = Shared<TimeInterval>(0)
     let dispatcher: WebhookDispatcher
 
-    /// Retries after at most 50 ms, attempts time out after `timeout`; the address guard looks names up with `resolve`.
-    init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(2),
+    /// Retries after at most 50 ms, attempts time out after `timeout`, at most `maxPendingDeliveries` wait; the address
+    /// guard looks names up with `resolve`.
+    init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(2), maxPendingDeliveries: Int = 10_000,
          resolve: @escaping WebhookAddressGuard.Resolver = WebhookAddressGuard.system) throws {
         sync = InMemorySyncStore(access: access)
         webhooks = InMemoryWebhookStore(sync: sync, access: access)
@@ -22,6 +23,7 @@ struct WebhookDispatcherHarness {
         var settings = Configuration.Webhooks()
         settings.allowPrivateAddresses = allowPrivateAddresses
         settings.timeout = timeout
+        settings.maxPendingDeliveries = maxPendingDeliveries
         settings.retryInitial = .milliseconds(50)
         settings.retryMax = .milliseconds(50)
         let offset = self.offset
