@@ -5,11 +5,11 @@
 
 # ---- Build stage: the official Swift image, a release binary with the static Swift stdlib.
 FROM swift:6.3-bookworm AS build
-# libpq's headers for the PostgreSQL store (CLibPQ) and ISA-L's for gzip answers (CIsal); the Swift image has SQLite's
-# and zlib's.
+# libpq's headers for the PostgreSQL store (CLibPQ), ISA-L's for gzip answers (CIsal) and libcurl's for webhook
+# deliveries (CCurl: the official Swift image has them already); the Swift image has SQLite's and zlib's.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libpq-dev libisal-dev \
+    && apt-get install -y --no-install-recommends libpq-dev libisal-dev libcurl4-openssl-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Package.swift and every folder its targets name (Sources, Tests, bench); .dockerignore drops the rest.
@@ -23,7 +23,7 @@ RUN --mount=type=cache,target=/src/.build,id=caresync-swift-build \
     && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /out/ \;
 
 # ---- Runtime stage: slim Debian with only the SQLite, zlib, ISA-L, libpq and libcurl runtime libraries (libcurl and the
-# CA certificates for webhook deliveries through FoundationNetworking).
+# CA certificates for webhook deliveries, CCurl).
 FROM debian:bookworm-slim AS runtime
 # Versions follow bookworm's security updates rather than a pin that would go stale.
 # hadolint ignore=DL3008

@@ -22,6 +22,8 @@ let package = Package(
         // ISA-L's igzip: gzip answers, about five times faster than zlib's fastest level and smaller (docs/benchmarks.md).
         .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // libcurl, driven directly: webhook attempts connect to the address the SSRF guard checked (CURLOPT_RESOLVE).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // <sys/epoll.h>, which Glibc's module leaves out: the HTTP event loops' epoll sets.
         .systemLibrary(name: "CEpoll"),
         // <malloc.h>, also left out: the executable's allocator thresholds (mallopt).
@@ -45,7 +47,7 @@ let package = Package(
         ]),
         // The API: controllers, auth, audit, error mapping, buildServer(config).
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP", "CareSyncParallel",
+            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP", "CareSyncParallel", "CCurl",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),

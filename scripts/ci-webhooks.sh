@@ -2,8 +2,9 @@
 # Webhooks end to end: caresync serves with two subscriptions (every patient; alice only) to a small Python receiver
 # (scripts/webhooks/receiver.py) that verifies every signature with the Standard Webhooks reference library. The
 # receiver is down for a while, then up, then too slow (CareSync's attempts time out), then restarted; CareSync is
-# killed with SIGKILL while a delivery is in flight and restarted on the same database. Then every event must have
-# been delivered at least once, in order per subscription, every signature verified, and no sample value in any
+# killed with SIGKILL while a delivery is in flight and restarted on the same database. Then every delivery must
+# have been delivered at least once, in order per subscription, each patient's last change's anchor among them (a
+# waiting delivery takes its patient's later changes), every signature verified, and no sample value in any
 # payload (scripts/webhooks/check.py). Prints the figures. Self-contained and non-interactive; about 40 s once built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,13 +42,14 @@ all_id="$(json '["id"]' <<<"$all_answer")"; alice_id="$(json '["id"]' <<<"$alice
 python3 -c "import json, sys; json.dump({'/hook/a': sys.argv[1], '/hook/b': sys.argv[2]}, open(sys.argv[3], 'w'))" \
   "$(json '["secret"]' <<<"$all_answer")" "$(json '["secret"]' <<<"$alice_answer")" "$work/secrets.json"
 
-writes_all=0; writes_alice=0; forbidden=""
-write() {  # PATIENT TOKEN: one sample with a value no payload may carry
-  local value=$((7340000 + writes_all))
-  curl -fsS -X POST -H "Authorization: Bearer $2" -H 'Content-Type: application/json' "$url/v1/patients/$1/samples" \
-    -d "{\"samples\":[{\"type\":\"stepCount\",\"value\":$value,\"unit\":\"count\",\"start\":\"2020-06-18T09:00:00Z\",\"end\":\"2020-06-18T09:30:00Z\"}]}" >/dev/null
+writes_all=0; writes_alice=0; forbidden=""; last_alice=""; last_bob=""
+write() {  # PATIENT TOKEN: one sample with a value no payload may carry; keeps the patient's last anchor
+  local value=$((7340000 + writes_all)) anchor
+  anchor="$(curl -fsS -X POST -H "Authorization: Bearer $2" -H 'Content-Type: application/json' "$url/v1/patients/$1/samples" \
+    -d "{\"samples\":[{\"type\":\"stepCount\",\"value\":$value,\"unit\":\"count\",\"start\":\"2020-06-18T09:00:00Z\",\"end\":\"2020-06-18T09:30:00Z\"}]}" \
+    | json '["anchor"]')"
   writes_all=$((writes_all + 1)); forbidden="$forbidden $value"
-  if [ "$1" = alice ]; then writes_alice=$((writes_alice + 1)); fi
+  if [ "$1" = alice ]; then writes_alice=$((writes_alice + 1)); last_alice="$anchor"; else last_bob="$anchor"; fi
 }
 writes() { for _ in $(seq 1 "$1"); do write alice "$alice"; write bob "$bob"; done; }
 start_receiver() {
@@ -61,13 +63,19 @@ until_true() {  # SECONDS COMMAND…: polls until COMMAND succeeds
   until "$@"; do [ $SECONDS -lt $deadline ] || { echo "timed out: $*"; return 1; }; sleep 0.1; done
 }
 received_at_least() { [ -f "$work/received.jsonl" ] && [ "$(grep -c "\"mode\": \"$1\"" "$work/received.jsonl")" -ge "$2" ]; }
+delivered() {  # ID: no delivery pending and the last one delivered
+  local state; state="$(curl -fsS -H "Authorization: Bearer $admin" "$url/v1/webhooks/$1")"
+  [ "$(json '["pendingDeliveries"]' <<<"$state")" = 0 ] \
+    && [ "$(json '["lastDeliveredSequence"]' <<<"$state")" = "$(( $(json '["nextSequence"]' <<<"$state") - 1 ))" ]
+}
+deliveries() { curl -fsS -H "Authorization: Bearer $admin" "$url/v1/webhooks/$1" | json '["nextSequence"] - 1'; }
 
 echo "phase 1: receiver down, 10 changes"
 writes 5
 sleep 3   # the receiver is down this long: attempts are refused and retried
 echo "phase 2: receiver up"
 echo ok >"$work/mode"; start_receiver
-until_true 20 received_at_least ok 6
+until_true 20 delivered "$all_id"; until_true 20 delivered "$alice_id"
 echo "phase 3: receiver too slow (3 s > the 2 s timeout), 4 changes"
 echo slow >"$work/mode"; writes 2
 until_true 20 received_at_least slow 3
@@ -80,19 +88,20 @@ echo ok >"$work/mode"
 ci_serve "${serve_env[@]}"
 writes 2
 echo "phase 5: everything delivered"
-delivered() {  # ID: no delivery pending and the last one delivered
-  local state; state="$(curl -fsS -H "Authorization: Bearer $admin" "$url/v1/webhooks/$1")"
-  [ "$(json '["pendingDeliveries"]' <<<"$state")" = 0 ] \
-    && [ "$(json '["lastDeliveredSequence"]' <<<"$state")" = "$(( $(json '["nextSequence"]' <<<"$state") - 1 ))" ]
-}
 status=0
 { until_true 40 delivered "$all_id" && until_true 40 delivered "$alice_id"; } || status=1
 attempts_after="$(curl -fsS "$url/metrics" | grep '^caresync_webhook_attempts_total' || true)"
+deliveries_all="$(deliveries "$all_id")"; deliveries_alice="$(deliveries "$alice_id")"
 ci_stop || status=1
 stop_receiver
 
-python3 -c "import json, sys; json.dump({'/hook/a': {'events': int(sys.argv[1]), 'id': sys.argv[2]}, '/hook/b': {'events': int(sys.argv[3]), 'id': sys.argv[4]}}, open(sys.argv[5], 'w'))" \
-  "$writes_all" "$all_id" "$writes_alice" "$alice_id" "$work/expected.json"
+python3 - "$work/expected.json" <<EOF
+import json, sys
+last = {"alice": "$last_alice", "bob": "$last_bob"}
+json.dump({"/hook/a": {"changes": $writes_all, "deliveries": $deliveries_all, "id": "$all_id", "last": last},
+           "/hook/b": {"changes": $writes_alice, "deliveries": $deliveries_alice, "id": "$alice_id",
+                       "last": {"alice": last["alice"]}}}, open(sys.argv[1], "w"))
+EOF
 FORBIDDEN="$forbidden" python3 scripts/webhooks/check.py "$work/received.jsonl" "$work/expected.json" || status=1
 echo "attempts by outcome, first process (killed):" $attempts_before
 echo "attempts by outcome, second process:" $attempts_after

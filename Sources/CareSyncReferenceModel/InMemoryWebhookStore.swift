@@ -12,6 +12,10 @@ public final class InMemoryWebhookStore: WebhookStore {
         var nextSequence: Int64 = 1
         var lastDelivered: Int64 = 0
         var failingSince: Date?
+        /// Deliveries up to this sequence are never updated by a change (a replay requeued them).
+        var coalesceFloor: Int64 = 0
+        /// Deliveries dropped over the cap.
+        var dropped = 0
         /// Deliveries by sequence.
         var deliveries: [Int64: Delivery] = [:]
     }
@@ -57,7 +61,7 @@ public final class InMemoryWebhookStore: WebhookStore {
         record.patients.sort(); record.careTeams.sort()
         return WebhookSubscriptionStatus(subscription: record, nextSequence: s.nextSequence, lastDeliveredSequence: s.lastDelivered,
                                          pendingDeliveries: s.deliveries.values.filter { $0.state == .pending }.count,
-                                         failingSince: s.failingSince, paused: s.paused)
+                                         failingSince: s.failingSince, paused: s.paused, droppedDeliveries: s.dropped)
     }
 
     public func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool {
@@ -88,22 +92,43 @@ public final class InMemoryWebhookStore: WebhookStore {
                 sub.deliveries[n] = Delivery(entry: sub.deliveries[n]!.entry, nextAttemptAt: now)
                 count += 1
             }
+            sub.coalesceFloor = sub.nextSequence - 1
             s[id] = sub
             return count
         }
     }
 
-    public func fanOut(limit: Int, now: Date) throws -> Int {
+    public func fanOut(limit: Int, maxPending: Int, now: Date) throws -> Int {
         let teams = try access.careTeams()
         return sync.takeOutbox(limit: limit) { entries in
             state.withLock { s in
+                var queues = Dictionary(uniqueKeysWithValues: s.map { id, sub in
+                    let pending = sub.deliveries.filter { $0.value.state == .pending }
+                    return (id, WebhookFanOutQueue(subscriptionID: id, nextSequence: sub.nextSequence, pending: pending.count,
+                                                   head: pending.keys.min(), coalesceFloor: sub.coalesceFloor))
+                })
                 for entry in entries {
                     let member = Set(teams.filter { $0.patients.contains(entry.patient) }.map(\.name))
                     for id in s.keys.sorted() where entry.id > s[id]!.watermark && s[id]!.record.matches(patient: entry.patient, teams: member) {
-                        let n = s[id]!.nextSequence
-                        s[id]!.deliveries[n] = Delivery(entry: entry, nextAttemptAt: now)
-                        s[id]!.nextSequence = n + 1
+                        let after = queues[id]!.updatableAfter
+                        switch queues[id]!.place(patient: entry.patient, updatable: { patient in
+                            s[id]!.deliveries.filter { $0.key > after && $0.value.state == .pending && $0.value.attempts == 0
+                                && $0.value.entry.patient == patient }.keys.max()
+                        }) {
+                        case .update(let n): s[id]!.deliveries[n]!.entry = entry
+                        case .insert(let n): s[id]!.deliveries[n] = Delivery(entry: entry, nextAttemptAt: now)
+                        }
+                        s[id]!.nextSequence = queues[id]!.nextSequence
                     }
+                }
+                for id in s.keys {
+                    let excess = queues[id]!.overflow(maxPending: maxPending)
+                    let waiting = s[id]!.deliveries.filter { $0.value.state == .pending }.keys.sorted()
+                    for n in waiting.dropFirst().prefix(excess) {
+                        s[id]!.deliveries[n]!.state = .failed
+                        s[id]!.deliveries[n]!.completedAt = now
+                    }
+                    s[id]!.dropped += excess
                 }
                 return entries.count
             }

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Checks the receiver's log after scripts/ci-webhooks.sh: every event delivered at least once, in order per
-subscription, every signature verified, no sample value in any payload. Prints the figures; exits 1 on a failure.
+"""Checks the receiver's log after scripts/ci-webhooks.sh: every delivery delivered at least once, in order per
+subscription, each patient's last change's anchor among them (a waiting delivery takes its patient's later
+changes, so there are fewer deliveries than changes), every signature verified, no sample value in any payload.
+Prints the figures; exits 1 on a failure.
 
-usage: check.py LOG EXPECTED   (EXPECTED: JSON {"/hook/a": {"events": n, "id": "wh_…"}, …}, FORBIDDEN values in env)
+usage: check.py LOG EXPECTED   (EXPECTED: JSON {"/hook/a": {"changes": n, "deliveries": m, "id": "wh_…",
+                               "last": {patient: anchor}}, …}, FORBIDDEN values in env)
 """
 import json
 import os
@@ -19,7 +22,7 @@ def main():
         failures.append(f"{len(unverified)} request(s) did not verify")
     for path, want in sorted(expected.items()):
         mine = sorted((e for e in entries if e["path"] == path), key=lambda e: e["received"])
-        acknowledged, requested, highest, order_ok, repeated = set(), set(), 0, True, 0
+        acknowledged, requested, highest, order_ok, repeated, anchors = set(), set(), 0, True, 0, set()
         for e in mine:
             payload = json.loads(e["body"])
             if set(payload) != {"type", "timestamp", "data"} or set(payload["data"]) != {"patient", "anchor", "sequence"}:
@@ -43,15 +46,20 @@ def main():
             if e["mode"] == "ok" and e["status"] == 200:
                 acknowledged.add(seq)
                 highest = max(highest, seq)
-        missing = sorted(set(range(1, want["events"] + 1)) - acknowledged)
+                anchors.add((payload["data"]["patient"], payload["data"]["anchor"]))
+        missing = sorted(set(range(1, want["deliveries"] + 1)) - acknowledged)
         if missing:
             failures.append(f"{path}: never delivered {missing[:10]}{'…' if len(missing) > 10 else ''}")
+        # Every change covered: each patient's last anchor was delivered (it covers the patient's earlier changes).
+        for patient, anchor in sorted(want["last"].items()):
+            if (patient, anchor) not in anchors:
+                failures.append(f"{path}: {patient}'s last change (anchor {anchor[:16]}…) was never delivered")
         # At-least-once across the SIGKILL: what was in flight then went out again after the restart.
         for e in (e for e in mine if e["mode"] == "hang"):
             if not any(o["sequence"] == e["sequence"] and o["mode"] == "ok" and o["received"] > e["received"] for o in mine):
                 failures.append(f"{path}: sequence {e['sequence']}, in flight at the kill, was not delivered again")
         modes = {m: sum(1 for e in mine if e["mode"] == m) for m in ("ok", "slow", "hang")}
-        print(f"{path} ({want['id']}): {want['events']} events, {len(mine)} requests "
+        print(f"{path} ({want['id']}): {want['changes']} changes in {want['deliveries']} deliveries, {len(mine)} requests "
               f"({modes['ok']} answered at once, {modes['slow']} too slow, {modes['hang']} in flight at the kill), "
               f"{len(acknowledged)} distinct delivered, {repeated} requests repeated a sequence, in order: {'yes' if order_ok else 'NO'}")
     print(f"signatures verified with standardwebhooks: {len(entries) - len(unverified)} of {len(entries)}")

@@ -26,12 +26,14 @@ public protocol WebhookStore: Sendable {
     func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool
     /// Deletes a subscription and its deliveries; false when there was none.
     func deleteSubscription(id: String) throws -> Bool
-    /// Queues the kept deliveries numbered `fromSequence` and later again, due at `now`; returns how many, or nil
-    /// when there is no such subscription. `sequenceNotKept` for a sequence it never had or no longer keeps.
+    /// Queues the kept deliveries numbered `fromSequence` and later again, due at `now` (never updated by a later
+    /// change: the receiver may have them); returns how many, or nil when there is no such subscription. `sequenceNotKept` for a sequence it never had or no longer keeps.
     func replay(subscription id: String, fromSequence: Int64, now: Date) throws -> Int?
-    /// Moves up to `limit` outbox entries, oldest first, into deliveries of the subscriptions they match, numbered
-    /// on from each one's last, due at `now`; in one transaction. Returns how many entries it took.
-    func fanOut(limit: Int, now: Date) throws -> Int
+    /// Moves up to `limit` outbox entries, oldest first, into deliveries of the subscriptions they match, due at
+    /// `now`, in one transaction, by `WebhookFanOutQueue`'s rules: a change updates its patient's waiting delivery that
+    /// was never offered, else takes the next sequence; then, beyond `maxPending` waiting, the oldest waiting
+    /// deliveries (never the head) are marked failed and counted in `droppedDeliveries`. Returns the entries taken.
+    func fanOut(limit: Int, maxPending: Int, now: Date) throws -> Int
     /// The oldest pending delivery of every unpaused subscription: nothing later goes out before it.
     func heads() throws -> [WebhookDelivery]
     /// Records an attempt on a pending delivery (ignored when it is no longer pending: replayed, or deleted).

@@ -48,11 +48,14 @@ public struct WebhookSubscriptionStatus: Hashable, Sendable {
     public var failingSince: Date?
     /// Whether deliveries are paused (they queue meanwhile).
     public var paused: Bool
+    /// Deliveries dropped, since the subscription was created, because more than the cap were waiting.
+    public var droppedDeliveries: Int
 
     /// A status.
     public init(subscription: WebhookSubscription, nextSequence: Int64, lastDeliveredSequence: Int64, pendingDeliveries: Int,
-                failingSince: Date?, paused: Bool) {
+                failingSince: Date?, paused: Bool, droppedDeliveries: Int) {
         self.subscription = subscription; self.nextSequence = nextSequence; self.lastDeliveredSequence = lastDeliveredSequence
         self.pendingDeliveries = pendingDeliveries; self.failingSince = failingSince; self.paused = paused
+        self.droppedDeliveries = droppedDeliveries
     }
 }

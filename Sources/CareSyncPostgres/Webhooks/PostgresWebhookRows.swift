@@ -3,11 +3,11 @@ import Foundation
 
 /// Reading subscriptions back from their rows.
 enum PostgresWebhookRows {
-    /// A subscription as fan-out needs it: the filter, its outbox watermark and the next sequence it hands out.
+    /// A subscription as fan-out needs it: the filter, its outbox watermark and its queue.
     struct Target {
         let subscription: WebhookSubscription
         let watermark: Int64
-        let nextSequence: Int64
+        let queue: WebhookFanOutQueue
     }
 
     /// Every subscription (or the one with `id`) with its delivery state, oldest first.
@@ -15,13 +15,14 @@ enum PostgresWebhookRows {
         let filter = id == nil ? "" : "WHERE s.id = $1"
         let rows = try db.query("""
             SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.paused, s.next_sequence, s.last_delivered_sequence,
-                   s.failing_since_ms, (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending')
+                   s.failing_since_ms, (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                   s.dropped_deliveries
             FROM webhook_subscriptions s \(filter) ORDER BY s.created_at_ms, s.id
             """, id.map { [.text($0)] } ?? []).map { r in
             WebhookSubscriptionStatus(
                 subscription: try subscription(r), nextSequence: try r.int64(6), lastDeliveredSequence: try r.int64(7),
                 pendingDeliveries: Int(try r.int64(9)), failingSince: try r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
-                paused: try r.bool(5))
+                paused: try r.bool(5), droppedDeliveries: Int(try r.int64(10)))
         }
         let filters = try self.filters(db)
         return rows.map { status in
@@ -32,18 +33,28 @@ enum PostgresWebhookRows {
         }
     }
 
-    /// Every subscription as fan-out needs it, locked until the fan-out commits (their next sequences change).
+    /// Every subscription as fan-out needs it, locked until the fan-out commits (their next sequences change). The
+    /// queues are read after the locks are held, so an attempt's outcome committed meanwhile is seen (`record` takes
+    /// the subscription's row too): the head they name is the one the dispatcher may be attempting.
     static func fanOutTargets(_ db: PostgresConnection) throws -> [Target] {
+        _ = try db.query("SELECT id FROM webhook_subscriptions ORDER BY id FOR UPDATE")
         let rows = try db.query("""
-            SELECT id, url, secret, events, created_at_ms, outbox_watermark, next_sequence FROM webhook_subscriptions ORDER BY id FOR UPDATE
-            """).map { r in Target(subscription: try subscription(r), watermark: try r.int64(5), nextSequence: try r.int64(6)) }
+            SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.outbox_watermark, s.next_sequence, s.coalesce_floor,
+                   (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                   (SELECT min(d.sequence) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending')
+            FROM webhook_subscriptions s ORDER BY s.id
+            """).map { r in
+            Target(subscription: try subscription(r), watermark: try r.int64(5),
+                   queue: WebhookFanOutQueue(subscriptionID: try r.string(0), nextSequence: try r.int64(6), pending: Int(try r.int64(8)),
+                                             head: try r.optionalInt64(9), coalesceFloor: try r.int64(7)))
+        }
         guard !rows.isEmpty else { return [] }
         let filters = try self.filters(db)
         return rows.map { target in
             var s = target.subscription
             s.patients = filters.patients[s.id] ?? []
             s.careTeams = filters.teams[s.id] ?? []
-            return Target(subscription: s, watermark: target.watermark, nextSequence: target.nextSequence)
+            return Target(subscription: s, watermark: target.watermark, queue: target.queue)
         }
     }
 

@@ -71,41 +71,69 @@ public final class PostgresWebhookStore: WebhookStore {
             guard let oldest, fromSequence >= oldest, fromSequence < next else {
                 throw WebhookStoreError.sequenceNotKept(oldestKept: oldest, next: next)
             }
-            return try db.query("""
+            let requeued = try db.query("""
                 UPDATE webhook_deliveries SET state = 'pending', attempts = 0, first_attempt_at_ms = NULL, next_attempt_at_ms = $1,
                   last_status = NULL, last_error = NULL, completed_at_ms = NULL
                 WHERE subscription_id = $2 AND sequence >= $3
                 """, [.int64(SyncRules.milliseconds(now)), .text(id), .int64(fromSequence)]).affected
+            // The receiver may have had any of them: a later change never updates one (WebhookFanOutQueue).
+            try db.query("UPDATE webhook_subscriptions SET coalesce_floor = $1 WHERE id = $2", [.int64(next - 1), .text(id)])
+            return requeued
         }
     }
 
-    public func fanOut(limit: Int, now: Date) throws -> Int {
+    public func fanOut(limit: Int, maxPending: Int, now: Date) throws -> Int {
         guard try !database.read({ try PostgresOutbox.entries($0, after: 0, limit: 1) }).isEmpty else { return 0 }
         return try database.write { db in
             let entries = try PostgresOutbox.entries(db, after: 0, limit: limit, locking: true)
             guard let last = entries.last else { return 0 }
             let targets = try PostgresWebhookRows.fanOutTargets(db)
             var teams: [String: Set<String>] = [:]
-            var next = Dictionary(uniqueKeysWithValues: targets.map { ($0.subscription.id, $0.nextSequence) })
+            var queues = targets.map(\.queue)
             for entry in entries {
                 if teams[entry.patient] == nil {
                     teams[entry.patient] = Set(try db.query("SELECT care_team FROM care_team_patients WHERE patient_id = $1",
                                                             [.text(entry.patient)]).map { try $0.string(0) })
                 }
-                for target in targets where entry.id > target.watermark
+                for (index, target) in targets.enumerated() where entry.id > target.watermark
                     && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? []) {
-                    let id = target.subscription.id, sequence = next[id]!
-                    try db.query("""
-                        INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms)
-                        VALUES ($1, $2, $3, $4, $5, 'pending', $6)
-                        """, [.text(id), .int64(sequence), .text(entry.patient), .text(entry.anchor),
-                              .int64(SyncRules.milliseconds(entry.time)), .int64(SyncRules.milliseconds(now))])
-                    next[id] = sequence + 1
+                    let id = target.subscription.id, after = queues[index].updatableAfter
+                    switch try queues[index].place(patient: entry.patient, updatable: { patient in
+                        try db.query("""
+                            SELECT max(sequence) FROM webhook_deliveries
+                            WHERE subscription_id = $1 AND patient = $2 AND state = 'pending' AND attempts = 0 AND sequence > $3
+                            """, [.text(id), .text(patient), .int64(after)]).first { try $0.optionalInt64(0) } ?? nil
+                    }) {
+                    case .update(let sequence):
+                        try db.query("UPDATE webhook_deliveries SET anchor = $1, event_time_ms = $2 WHERE subscription_id = $3 AND sequence = $4",
+                                     [.text(entry.anchor), .int64(SyncRules.milliseconds(entry.time)), .text(id), .int64(sequence)])
+                    case .insert(let sequence):
+                        try db.query("""
+                            INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms)
+                            VALUES ($1, $2, $3, $4, $5, 'pending', $6)
+                            """, [.text(id), .int64(sequence), .text(entry.patient), .text(entry.anchor),
+                                  .int64(SyncRules.milliseconds(entry.time)), .int64(SyncRules.milliseconds(now))])
+                    }
                 }
             }
-            for target in targets where next[target.subscription.id] != target.nextSequence {
-                try db.query("UPDATE webhook_subscriptions SET next_sequence = $1 WHERE id = $2",
-                             [.int64(next[target.subscription.id]!), .text(target.subscription.id)])
+            for (index, target) in targets.enumerated() {
+                let id = target.subscription.id
+                if queues[index].nextSequence != target.queue.nextSequence {
+                    try db.query("UPDATE webhook_subscriptions SET next_sequence = $1 WHERE id = $2",
+                                 [.int64(queues[index].nextSequence), .text(id)])
+                }
+                let excess = queues[index].overflow(maxPending: maxPending)
+                guard excess > 0 else { continue }
+                // The oldest waiting deliveries after the head: failed, as a given-up delivery, and kept for replay.
+                try db.query("""
+                    UPDATE webhook_deliveries SET state = 'failed', last_error = $1, completed_at_ms = $2
+                    WHERE subscription_id = $3 AND sequence IN (SELECT sequence FROM webhook_deliveries
+                                                                WHERE subscription_id = $3 AND state = 'pending'
+                                                                ORDER BY sequence LIMIT $4 OFFSET 1)
+                    """, [.text(WebhookFanOutQueue.droppedError(maxPending: maxPending)), .int64(SyncRules.milliseconds(now)),
+                          .text(id), .int64(Int64(excess))])
+                try db.query("UPDATE webhook_subscriptions SET dropped_deliveries = dropped_deliveries + $1 WHERE id = $2",
+                             [.int64(Int64(excess)), .text(id)])
             }
             try db.query("DELETE FROM webhook_outbox WHERE id <= $1", [.int64(last.id)])
             return entries.count

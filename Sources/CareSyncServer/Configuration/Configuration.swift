@@ -99,7 +99,7 @@ public struct Configuration: Sendable, Equatable {
     public struct Webhooks: Sendable, Equatable {
         /// Lets subscriptions name loopback, private, link-local and unspecified addresses (refused by default).
         public var allowPrivateAddresses = false
-        /// How long one attempt may take before it counts as failed: whole seconds (URLSession on Linux drops fractions).
+        /// How long one attempt may take before it counts as failed (whole seconds, as `webhooks.timeoutSeconds` takes them).
         public var timeout: Duration = .seconds(10)
         /// The first retry's backoff ceiling; it doubles with each further retry (full jitter: a random wait up to it).
         public var retryInitial: Duration = .seconds(5)
@@ -109,6 +109,8 @@ public struct Configuration: Sendable, Equatable {
         public var retryForHours = 72
         /// How long delivered and failed deliveries are kept, so they can be replayed.
         public var deliveryRetentionDays = 7
+        /// The most deliveries one subscription keeps waiting; beyond it the oldest waiting ones are dropped.
+        public var maxPendingDeliveries = 10_000
         /// The defaults.
         public init() {}
     }

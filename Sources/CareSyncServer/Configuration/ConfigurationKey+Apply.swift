@@ -88,6 +88,7 @@ extension ConfigurationKey {
         case .webhooksRetryMaxSeconds: configuration.webhooks.retryMax = try seconds()
         case .webhooksRetryForHours: configuration.webhooks.retryForHours = try integer(1...8_760)
         case .webhooksDeliveryRetentionDays: configuration.webhooks.deliveryRetentionDays = try integer(1...3_650)
+        case .webhooksMaxPendingDeliveries: configuration.webhooks.maxPendingDeliveries = try integer(2...10_000_000)
         case .logLevel: configuration.logLevel = try choice(Logger.Level.self)
         case .logFormat: configuration.logFormat = try choice(Configuration.LogFormat.self)
         }
@@ -140,6 +141,7 @@ extension ConfigurationKey {
         case .webhooksRetryMaxSeconds: return seconds(configuration.webhooks.retryMax)
         case .webhooksRetryForHours: return String(configuration.webhooks.retryForHours)
         case .webhooksDeliveryRetentionDays: return String(configuration.webhooks.deliveryRetentionDays)
+        case .webhooksMaxPendingDeliveries: return String(configuration.webhooks.maxPendingDeliveries)
         case .logLevel: return string(configuration.logLevel.rawValue)
         case .logFormat: return string(configuration.logFormat.rawValue)
         }

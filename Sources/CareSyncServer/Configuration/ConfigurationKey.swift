@@ -39,6 +39,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case webhooksRetryMaxSeconds = "webhooks.retryMaxSeconds"
     case webhooksRetryForHours = "webhooks.retryForHours"
     case webhooksDeliveryRetentionDays = "webhooks.deliveryRetentionDays"
+    case webhooksMaxPendingDeliveries = "webhooks.maxPendingDeliveries"
     case logLevel = "log.level"
     case logFormat = "log.format"
 
@@ -124,6 +125,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .webhooksRetryMaxSeconds: "Longest wait in seconds before a webhook retry."
         case .webhooksRetryForHours: "Hours after its first attempt a webhook delivery is retried before it is marked failed."
         case .webhooksDeliveryRetentionDays: "Days delivered and failed webhook deliveries are kept for replay."
+        case .webhooksMaxPendingDeliveries: "Most deliveries (2...10000000) one webhook subscription keeps waiting; beyond it the oldest waiting are dropped."
         case .logLevel: "Lowest log level: trace, debug, info, notice, warning, error or critical."
         case .logFormat: "Log format: text (development) or json (JSON lines, production)."
         }

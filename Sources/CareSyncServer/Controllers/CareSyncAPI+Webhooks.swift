@@ -30,7 +30,8 @@ extension CareSyncAPI {
             }
             self.onWebhookChange()
             let status = WebhookSubscriptionStatus(subscription: subscription, nextSequence: 1, lastDeliveredSequence: 0,
-                                                   pendingDeliveries: 0, failingSince: nil, paused: false)
+                                                   pendingDeliveries: 0, failingSince: nil, paused: false,
+                                                   droppedDeliveries: 0)
             guard case .object(var body) = WebhookWire.encode(status) else { throw HTTPError.internal }
             body["secret"] = .string(subscription.secret)
             return Response.json(.object(body), status: .created)

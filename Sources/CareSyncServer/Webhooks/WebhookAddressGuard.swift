@@ -5,13 +5,27 @@ import Glibc
 
 /// The SSRF guard of webhook URLs: only `http`/`https` URLs with a host and no credentials, and (unless the operator
 /// sets `webhooks.allowPrivateAddresses`) a host whose every address, IPv4 and IPv6, is public. Checked when a
-/// subscription is created and again before every delivery attempt (a name may resolve elsewhere later).
+/// subscription is created and again before every delivery attempt, whose connection is then pinned to the addresses
+/// this check answered (`Target`): the name is not looked up a second time, so DNS rebinding cannot move it inside.
 enum WebhookAddressGuard {
     /// The longest URL accepted.
     static let maxURLLength = 2048
 
-    /// The URL's host when it is an `http`/`https` URL fit to POST to, else why not (for a 422 naming `url`).
-    static func host(of text: String) -> Result<String, Refusal> {
+    /// Looks a host name up: its addresses (4 bytes for IPv4, 16 for IPv6), or why not. `system` in service; tests
+    /// inject their own.
+    typealias Resolver = @Sendable (String) -> Result<[[UInt8]], Refusal>
+
+    /// Where one attempt goes: the URL, its host and port, and the checked addresses its connection is pinned to.
+    struct Target: Hashable, Sendable {
+        let url: String
+        let host: String
+        let port: Int
+        let addresses: [[UInt8]]
+    }
+
+    /// The URL's host and port (the scheme's default when it names none) when it is an `http`/`https` URL fit to
+    /// POST to, else why not (for a 422 naming `url`).
+    static func endpoint(of text: String) -> Result<(host: String, port: Int), Refusal> {
         guard text.utf8.count <= maxURLLength, !text.contains(where: { $0.isWhitespace }),
               let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             return .failure(Refusal("must be an absolute http or https URL of at most \(maxURLLength) characters"))
@@ -23,30 +37,43 @@ enum WebhookAddressGuard {
         var host = components.host ?? ""
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { return .failure(Refusal("must name a host")) }
-        return .success(host)
+        return .success((host, components.port ?? (scheme == "https" ? 443 : 80)))
     }
 
-    /// Why `text` may not be delivered to, or nil: its form, then (unless `allowPrivate`) every address its host
+    /// Why `text` may not be subscribed, or nil: its form, then (unless `allowPrivate`) every address its host
     /// resolves to. Blocks while the name resolves.
-    static func refusal(of text: String, allowPrivate: Bool) -> Refusal? {
-        let host: String
-        switch Self.host(of: text) {
-        case .failure(let refusal): return refusal
-        case .success(let name): host = name
-        }
+    static func refusal(of text: String, allowPrivate: Bool, resolve: Resolver = system) -> Refusal? {
+        if case .failure(let refusal) = endpoint(of: text) { return refusal }
         guard !allowPrivate else { return nil }
-        let addresses: [[UInt8]]
-        switch resolve(host) {
-        case .failure(let refusal): return refusal
-        case .success(let list): addresses = list
+        if case .failure(let refusal) = target(of: text, allowPrivate: false, resolve: resolve) { return refusal }
+        return nil
+    }
+
+    /// Where an attempt to `text` may connect, from one lookup of its host: every address it resolves to, each
+    /// public unless `allowPrivate`; else why not. Blocks while the name resolves.
+    static func target(of text: String, allowPrivate: Bool, resolve: Resolver = system) -> Result<Target, Refusal> {
+        let endpoint: (host: String, port: Int)
+        switch self.endpoint(of: text) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let found): endpoint = found
         }
-        for address in addresses {
-            if let kind = classify(address) {
-                return Refusal("resolves to \(format(address)), a \(kind) address; only public addresses are allowed "
-                               + "unless the operator sets webhooks.allowPrivateAddresses")
+        let addresses: [[UInt8]]
+        if let literal = literal(endpoint.host) {
+            addresses = [literal]
+        } else {
+            switch resolve(endpoint.host) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let list) where list.isEmpty: return .failure(Refusal("names a host with no IPv4 or IPv6 address"))
+            case .success(let list): addresses = list
             }
         }
-        return nil
+        for address in addresses where !allowPrivate {
+            if let kind = classify(address) {
+                return .failure(Refusal("resolves to \(format(address)), a \(kind) address; only public addresses are allowed "
+                                        + "unless the operator sets webhooks.allowPrivateAddresses"))
+            }
+        }
+        return .success(Target(url: text, host: endpoint.host, port: endpoint.port, addresses: addresses))
     }
 
     /// Why an address is not public (`loopback`, `private`, `link-local`, `unspecified`, `multicast`, `reserved`), or
@@ -80,9 +107,8 @@ enum WebhookAddressGuard {
         return nil
     }
 
-    /// Every address `host` resolves to (an IP literal is its own), or why it does not.
-    static func resolve(_ host: String) -> Result<[[UInt8]], Refusal> {
-        if let literal = literal(host) { return .success([literal]) }
+    /// Every address `host` resolves to through the system's resolver (`getaddrinfo`), or why it does not.
+    @Sendable static func system(_ host: String) -> Result<[[UInt8]], Refusal> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
@@ -104,7 +130,8 @@ enum WebhookAddressGuard {
                 addresses.append(withUnsafeBytes(of: &v6) { Array($0) })
             }
         }
-        return addresses.isEmpty ? .failure(Refusal("names a host with no IPv4 or IPv6 address")) : .success(addresses)
+        var seen = Set<[UInt8]>()
+        return .success(addresses.filter { seen.insert($0).inserted })
     }
 
     /// The bytes of an IPv4 or IPv6 literal, or nil.

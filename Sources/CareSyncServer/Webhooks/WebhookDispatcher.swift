@@ -31,6 +31,7 @@ public final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let clock: @Sendable () -> Date
     private let random: @Sendable () -> Double
+    private let resolve: WebhookAddressGuard.Resolver
     private let pollInterval: Duration
     private let doorbell = Doorbell()
     /// Set by every commit that changed a feed: the outbox has something to fan out.
@@ -45,13 +46,25 @@ public final class WebhookDispatcher: Sendable {
 
     /// A job over `store`, running while `leases` grants it the webhooks lease, woken by `notifier`'s commits. `clock`
     /// and `random` (in [0, 1), the backoff's jitter) are injectable for tests.
-    public init(store: any WebhookStore, leases: any JobLeases, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
-                executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
-                logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
-                clock: @escaping @Sendable () -> Date = { Date() },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public convenience init(store: any WebhookStore, leases: any JobLeases, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
+                            executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
+                            logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
+                            clock: @escaping @Sendable () -> Date = { Date() },
+                            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.init(store: store, leases: leases, settings: settings, notifier: notifier, executor: executor, metrics: metrics,
+                  logger: logger, pollInterval: pollInterval, clock: clock, random: random, resolve: WebhookAddressGuard.system)
+    }
+
+    /// The same job with the address guard's name lookup injected (tests: a name that answers what they say).
+    init(store: any WebhookStore, leases: any JobLeases, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
+         executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
+         logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
+         clock: @escaping @Sendable () -> Date = { Date() },
+         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+         resolve: @escaping WebhookAddressGuard.Resolver) {
         self.store = store; self.leases = leases; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
         self.pollInterval = pollInterval; self.clock = clock; self.random = random
+        self.resolve = resolve
         client = WebhookHTTPClient(timeout: settings.timeout)
         // Only the first commit since the last fan-out rings: under ingest, thousands of commits a second would
         // otherwise wake the job as often, each time to find the fan-out spacing not yet passed.
@@ -97,7 +110,8 @@ public final class WebhookDispatcher: Sendable {
                     if committed.exchange(false, ordering: .relaxed) || sinceFanOut >= pollInterval {
                         if sinceFanOut >= Self.fanOutSpacing {
                             lastFanOut = .now
-                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, now: clock()) })
+                            let maxPending = settings.maxPendingDeliveries
+                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, maxPending: maxPending, now: clock()) })
                                     == Self.fanOutBatch, !Task.isCancelled {}
                         } else {
                             committed.store(true, ordering: .relaxed)
@@ -182,20 +196,26 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// Checks the address again, signs and POSTs.
+    /// Checks the address again (one lookup), signs and POSTs to the addresses that lookup answered.
     private func send(_ delivery: WebhookDelivery, at time: Date) async -> WebhookHTTPClient.Result {
-        if !settings.allowPrivateAddresses {
-            let url = delivery.url
-            if let refusal = try? await executor.run({ WebhookAddressGuard.refusal(of: url, allowPrivate: false) }) {
-                return WebhookHTTPClient.Result(status: nil, error: "refused: the URL \(refusal.message)")
-            }
+        let (url, allowPrivate, resolve) = (delivery.url, settings.allowPrivateAddresses, self.resolve)
+        let checked: Result<WebhookAddressGuard.Target, WebhookAddressGuard.Refusal>
+        do {
+            checked = try await executor.run { WebhookAddressGuard.target(of: url, allowPrivate: allowPrivate, resolve: resolve) }
+        } catch {
+            return WebhookHTTPClient.Result(status: nil, error: "cancelled")
+        }
+        let target: WebhookAddressGuard.Target
+        switch checked {
+        case .failure(let refusal): return WebhookHTTPClient.Result(status: nil, error: "refused: the URL \(refusal.message)")
+        case .success(let found): target = found
         }
         let body = WebhookWire.event(delivery)
         let timestamp = Int64(time.timeIntervalSince1970.rounded(.down))
         guard let signature = WebhookSignature.sign(secret: delivery.secret, id: delivery.messageID, timestamp: timestamp, body: body) else {
             return WebhookHTTPClient.Result(status: nil, error: "the secret is not whsec_<base64>")
         }
-        return await client.post(delivery.url, body: body, headers: [
+        return await client.post(target, body: body, headers: [
             ("Content-Type", "application/json"), ("User-Agent", "CareSync-Webhooks/1"),
             ("webhook-id", delivery.messageID), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
         ])

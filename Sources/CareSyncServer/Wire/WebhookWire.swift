@@ -45,7 +45,7 @@ enum WebhookWire {
             "careTeams": .array(s.careTeams.map(JSONValue.string)), "events": .array(s.events.map(JSONValue.string)),
             "createdAt": .string(RFC3339.format(s.createdAt)), "paused": .bool(status.paused),
             "nextSequence": .number(Double(status.nextSequence)), "lastDeliveredSequence": .number(Double(status.lastDeliveredSequence)),
-            "pendingDeliveries": .number(Double(status.pendingDeliveries)),
+            "pendingDeliveries": .number(Double(status.pendingDeliveries)), "droppedDeliveries": .number(Double(status.droppedDeliveries)),
             "failingSince": .optional(status.failingSince.map(RFC3339.format)),
         ]
     }

@@ -75,37 +75,65 @@ public final class SQLiteWebhookStore: WebhookStore {
                   last_status = NULL, last_error = NULL, completed_at_ms = NULL
                 WHERE subscription_id = ? AND sequence >= ?
                 """, [.integer(SyncRules.milliseconds(now)), .text(id), .integer(fromSequence)])
-            return db.changes
+            let requeued = db.changes
+            // The receiver may have had any of them: a later change never updates one (WebhookFanOutQueue).
+            try db.execute("UPDATE webhook_subscriptions SET coalesce_floor = ? WHERE id = ?", [.integer(next - 1), .text(id)])
+            return requeued
         }
     }
 
-    public func fanOut(limit: Int, now: Date) throws -> Int {
+    public func fanOut(limit: Int, maxPending: Int, now: Date) throws -> Int {
         guard try !database.read({ try OutboxQueries.entries($0, after: 0, limit: 1) }).isEmpty else { return 0 }
         return try database.write { db in
             let entries = try OutboxQueries.entries(db, after: 0, limit: limit)
             guard let last = entries.last else { return 0 }
             let targets = try WebhookRows.fanOutTargets(db)
             var teams: [String: Set<String>] = [:]
-            var next = Dictionary(uniqueKeysWithValues: targets.map { ($0.subscription.id, $0.nextSequence) })
+            var queues = targets.map(\.queue)
             for entry in entries {
                 if teams[entry.patient] == nil {
                     teams[entry.patient] = Set(try db.fetchAll("SELECT care_team FROM care_team_patients WHERE patient_id = ?",
                                                                [.text(entry.patient)]) { $0.string(0) })
                 }
-                for target in targets where entry.id > target.watermark
+                for (index, target) in targets.enumerated() where entry.id > target.watermark
                     && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? []) {
-                    let id = target.subscription.id, sequence = next[id]!
-                    try db.execute("""
-                        INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms)
-                        VALUES (?, ?, ?, ?, ?, 'pending', ?)
-                        """, [.text(id), .integer(sequence), .text(entry.patient), .text(entry.anchor),
-                              .integer(SyncRules.milliseconds(entry.time)), .integer(SyncRules.milliseconds(now))])
-                    next[id] = sequence + 1
+                    let id = target.subscription.id, after = queues[index].updatableAfter
+                    switch try queues[index].place(patient: entry.patient, updatable: { patient in
+                        try db.scalarInt64("""
+                            SELECT max(sequence) FROM webhook_deliveries
+                            WHERE subscription_id = ? AND patient = ? AND state = 'pending' AND attempts = 0 AND sequence > ?
+                            """, [.text(id), .text(patient), .integer(after)])
+                    }) {
+                    case .update(let sequence):
+                        try db.execute("UPDATE webhook_deliveries SET anchor = ?, event_time_ms = ? WHERE subscription_id = ? AND sequence = ?",
+                                       [.text(entry.anchor), .integer(SyncRules.milliseconds(entry.time)), .text(id), .integer(sequence)])
+                    case .insert(let sequence):
+                        try db.execute("""
+                            INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms)
+                            VALUES (?, ?, ?, ?, ?, 'pending', ?)
+                            """, [.text(id), .integer(sequence), .text(entry.patient), .text(entry.anchor),
+                                  .integer(SyncRules.milliseconds(entry.time)), .integer(SyncRules.milliseconds(now))])
+                    }
                 }
             }
-            for target in targets where next[target.subscription.id] != target.nextSequence {
-                try db.execute("UPDATE webhook_subscriptions SET next_sequence = ? WHERE id = ?",
-                               [.integer(next[target.subscription.id]!), .text(target.subscription.id)])
+            for (index, target) in targets.enumerated() {
+                let id = target.subscription.id
+                if queues[index].nextSequence != target.queue.nextSequence {
+                    try db.execute("UPDATE webhook_subscriptions SET next_sequence = ? WHERE id = ?",
+                                   [.integer(queues[index].nextSequence), .text(id)])
+                }
+                let excess = queues[index].overflow(maxPending: maxPending)
+                guard excess > 0 else { continue }
+                // The oldest waiting deliveries after the head: failed, as a given-up delivery, and kept for replay.
+                try db.execute("""
+                    UPDATE webhook_deliveries SET state = 'failed', last_error = ?, completed_at_ms = ?
+                    WHERE subscription_id = ? AND sequence IN (SELECT sequence FROM webhook_deliveries
+                                                               WHERE subscription_id = ? AND state = 'pending'
+                                                               ORDER BY sequence LIMIT ? OFFSET 1)
+                    """, [.text(WebhookFanOutQueue.droppedError(maxPending: maxPending)), .integer(SyncRules.milliseconds(now)),
+                          .text(id), .text(id), .integer(Int64(excess))])
+                try db.execute("UPDATE webhook_subscriptions SET dropped_deliveries = dropped_deliveries + ? WHERE id = ?",
+                               [.integer(Int64(excess)), .text(id)])
             }
             try db.execute("DELETE FROM webhook_outbox WHERE id <= ?", [.integer(last.id)])
             return entries.count

@@ -3,11 +3,11 @@ import Foundation
 
 /// Reading subscriptions back from their rows.
 enum WebhookRows {
-    /// A subscription as fan-out needs it: the filter, its outbox watermark and the next sequence it hands out.
+    /// A subscription as fan-out needs it: the filter, its outbox watermark and its queue.
     struct Target {
         let subscription: WebhookSubscription
         let watermark: Int64
-        let nextSequence: Int64
+        let queue: WebhookFanOutQueue
     }
 
     /// Every subscription (or the one with `id`) with its delivery state, oldest first.
@@ -15,13 +15,14 @@ enum WebhookRows {
         let filter = id == nil ? "" : "WHERE s.id = ?"
         let rows = try db.fetchAll("""
             SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.paused, s.next_sequence, s.last_delivered_sequence,
-                   s.failing_since_ms, (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending')
+                   s.failing_since_ms, (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                   s.dropped_deliveries
             FROM webhook_subscriptions s \(filter) ORDER BY s.created_at_ms, s.id
             """, id.map { [.text($0)] } ?? []) { r in
             WebhookSubscriptionStatus(
                 subscription: subscription(r), nextSequence: r.int64(6), lastDeliveredSequence: r.int64(7),
                 pendingDeliveries: Int(r.int64(9)), failingSince: r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
-                paused: r.int64(5) != 0)
+                paused: r.int64(5) != 0, droppedDeliveries: Int(r.int64(10)))
         }
         let filters = try self.filters(db)
         return rows.map { status in
@@ -35,15 +36,22 @@ enum WebhookRows {
     /// Every subscription as fan-out needs it.
     static func fanOutTargets(_ db: Connection) throws -> [Target] {
         let rows = try db.fetchAll("""
-            SELECT id, url, secret, events, created_at_ms, outbox_watermark, next_sequence FROM webhook_subscriptions ORDER BY id
-            """) { r in Target(subscription: subscription(r), watermark: r.int64(5), nextSequence: r.int64(6)) }
+            SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.outbox_watermark, s.next_sequence, s.coalesce_floor,
+                   (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                   (SELECT min(d.sequence) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending')
+            FROM webhook_subscriptions s ORDER BY s.id
+            """) { r in
+            Target(subscription: subscription(r), watermark: r.int64(5),
+                   queue: WebhookFanOutQueue(subscriptionID: r.string(0), nextSequence: r.int64(6), pending: Int(r.int64(8)),
+                                             head: r.optionalInt64(9), coalesceFloor: r.int64(7)))
+        }
         guard !rows.isEmpty else { return [] }
         let filters = try self.filters(db)
         return rows.map { target in
             var s = target.subscription
             s.patients = filters.patients[s.id] ?? []
             s.careTeams = filters.teams[s.id] ?? []
-            return Target(subscription: s, watermark: target.watermark, nextSequence: target.nextSequence)
+            return Target(subscription: s, watermark: target.watermark, queue: target.queue)
         }
     }
 

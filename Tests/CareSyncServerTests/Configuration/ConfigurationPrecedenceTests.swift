@@ -50,6 +50,7 @@ import Testing
         (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),
+        (.webhooksMaxPendingDeliveries, "500", "500"),
         (.streamKeepAliveSeconds, "0.5", "0.5"), (.streamLifetimeSeconds, "60", "60"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
     ]
 

@@ -32,6 +32,8 @@ import Testing
                 let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
                                                   json: ["samples": [Fixtures.steps(value)]])
                 anchors.append(try #require(reply.json["anchor"]?.stringValue))
+                // Each change waits for the one before to arrive: a change would otherwise update alice's waiting delivery.
+                try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= anchors.count }
             }
             // Bob's change is not for this subscription.
             _ = try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice, json: ["samples": [Fixtures.steps(1)]])
@@ -70,7 +72,7 @@ import Testing
         defer { Task { await receiver.stop() } }
         let h = try WebhookDispatcherHarness()
         let subscription = try h.subscribe(receiver.url())
-        for value in 1...3 { try h.change(value: Double(value)) }
+        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
         h.dispatcher.start()
         try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
         await h.dispatcher.stop()
@@ -105,8 +107,8 @@ import Testing
         defer { Task { await receiver.stop() } }
         let h = try WebhookDispatcherHarness()
         try h.subscribe(receiver.url())
-        try h.change(value: 1)
-        try h.change(value: 2)
+        try h.change("alice")
+        try h.change("bob")
         h.dispatcher.start()
         try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
         // Still inside the window: sequence 1 is retried and 2 waits behind it.
@@ -119,6 +121,20 @@ import Testing
         #expect(got.last == 2 && got.dropLast().allSatisfy { $0 == 1 })
         let status = try #require(try h.status())
         #expect(status.failingSince == nil && status.pendingDeliveries == 0 && failingSince <= Date())
+    }
+
+    @Test func theDispatcherHoldsEachQueueToTheConfiguredCap() async throws {
+        let receiver = try WebhookReceiver { _, _ in Response(status: .serviceUnavailable) }
+        defer { Task { await receiver.stop() } }
+        let h = try WebhookDispatcherHarness(maxPendingDeliveries: 2)
+        try h.subscribe(receiver.url())
+        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
+        h.dispatcher.start()
+        // Alice's is the head (retried: the receiver fails); bob's, the oldest after it, was dropped.
+        try await Eventually.until(deadline: Self.deadline) { try h.status()?.droppedDeliveries == 1 && !receiver.received.isEmpty }
+        await h.dispatcher.stop()
+        #expect(try h.status()?.pendingDeliveries == 2)
+        #expect(Set(receiver.received.map(\.sequence)) == [1])
     }
 
     @Test func theAddressIsCheckedAgainBeforeEveryAttempt() async throws {
@@ -143,10 +159,11 @@ import Testing
             let created = try await server.send("POST", "/v1/webhooks", token: admin, json: ["url": .string(receiver.url())])
             let id = try #require(created.json["id"]?.stringValue)
             #expect(try await server.send("POST", "/v1/webhooks/\(id)/pause", token: admin).status == 200)
-            for value in [1.0, 2] {
-                #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                              json: ["samples": [Fixtures.steps(value)]]).status == 200)
-            }
+            // Two patients: two deliveries (a second change of alice would update her waiting one).
+            #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                          json: ["samples": [Fixtures.steps(1)]]).status == 200)
+            #expect(try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice,
+                                          json: ["samples": [Fixtures.steps(2)]]).status == 200)
             // Fanned out (queued), and not delivered: a paused subscription has no head.
             try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
             #expect(try server.app.api.webhooks.heads().isEmpty && receiver.received.isEmpty)

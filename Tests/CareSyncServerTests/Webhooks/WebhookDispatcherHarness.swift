@@ -4,7 +4,7 @@ import CareSyncTestSupport
 import Foundation
 @testable import CareSyncServer
 
-/// A webhook dispatcher over the reference model's stores (patient alice), with a clock that runs from the real one
+/// A webhook dispatcher over the reference model's stores (patients alice, bob and carol), with a clock that runs from the real one
 /// plus an offset the test can move forward (the 72 h retry window), and quick retries.
 struct WebhookDispatcherHarness {
     let access = InMemoryAccessStore()
@@ -13,19 +13,22 @@ struct WebhookDispatcherHarness {
     let offset = Shared<TimeInterval>(0)
     let dispatcher: WebhookDispatcher
 
-    /// Retries after at most 50 ms, attempts time out after `timeout`.
-    init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(2)) throws {
+    /// Retries after at most 50 ms, attempts time out after `timeout`, at most `maxPendingDeliveries` wait; the address
+    /// guard looks names up with `resolve`.
+    init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(2), maxPendingDeliveries: Int = 10_000,
+         resolve: @escaping WebhookAddressGuard.Resolver = WebhookAddressGuard.system) throws {
         sync = InMemorySyncStore(access: access)
         webhooks = InMemoryWebhookStore(sync: sync, access: access)
-        try access.createPatient(PatientRecord(id: "alice", timeZone: "UTC", createdAt: Date()))
+        for id in ["alice", "bob", "carol"] { try access.createPatient(PatientRecord(id: id, timeZone: "UTC", createdAt: Date())) }
         var settings = Configuration.Webhooks()
         settings.allowPrivateAddresses = allowPrivateAddresses
         settings.timeout = timeout
+        settings.maxPendingDeliveries = maxPendingDeliveries
         settings.retryInitial = .milliseconds(50)
         settings.retryMax = .milliseconds(50)
         let offset = self.offset
         dispatcher = WebhookDispatcher(store: webhooks, leases: sync, settings: settings, notifier: sync.notifier, pollInterval: .milliseconds(50),
-                                       clock: { Date().addingTimeInterval(offset.current) }, random: { 0.5 })
+                                       clock: { Date().addingTimeInterval(offset.current) }, random: { 0.5 }, resolve: resolve)
     }
 
     /// A subscription of every patient's changes to `url`.
@@ -37,12 +40,12 @@ struct WebhookDispatcherHarness {
         return subscription
     }
 
-    /// One change of alice's feed; returns its anchor.
+    /// One change of `patient`'s feed; returns its anchor.
     @discardableResult
-    func change(value: Double = 1) throws -> Anchor {
+    func change(_ patient: String = "alice", value: Double = 1) throws -> Anchor {
         let sample = SampleInput(type: .stepCount, value: value, start: Date(timeIntervalSince1970: 1_592_474_400),
                                  end: Date(timeIntervalSince1970: 1_592_475_000))
-        return try sync.upsert([sample], patient: "alice", source: "org.example.phone", now: Date()).anchor
+        return try sync.upsert([sample], patient: patient, source: "org.example.phone", now: Date()).anchor
     }
 
     /// The subscription's state.

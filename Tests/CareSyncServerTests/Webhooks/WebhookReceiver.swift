@@ -20,13 +20,17 @@ final class WebhookReceiver: Sendable {
     }
 
     let server: HTTPServer
+    let host: String
     let port: Int
     private let log = Shared<[Received]>([])
 
-    /// Listens on 127.0.0.1; `answer` picks each response (default 204).
-    init(answer: @escaping @Sendable (Int, Request) async -> Response = { _, _ in Response(status: .noContent) }) throws {
+    /// Listens on `host` (any loopback address, 127.0.0.1 by default) and `port` (0: a free one); `answer` picks each
+    /// response (default 204).
+    init(host: String = "127.0.0.1", port: Int = 0,
+         answer: @escaping @Sendable (Int, Request) async -> Response = { _, _ in Response(status: .noContent) }) throws {
         let log = self.log
-        var configuration = HTTPServer.Configuration(port: 0)
+        self.host = host
+        var configuration = HTTPServer.Configuration(host: host, port: port)
         configuration.eventLoopCount = 1
         server = HTTPServer(configuration: configuration, responder: ClosureResponder { request, _ in
             let index = log.update { list -> Int in
@@ -37,11 +41,11 @@ final class WebhookReceiver: Sendable {
             }
             return await answer(index, request)
         }, logger: Logger(label: "test.receiver"))
-        port = try server.start()
+        self.port = try server.start()
     }
 
     /// The URL of `path` on it.
-    func url(_ path: String = "/hook") -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String = "/hook") -> String { "http://\(host):\(port)\(path)" }
 
     /// Every request so far.
     var received: [Received] { log.current }

@@ -49,9 +49,9 @@ import Testing
         try s.webhooks.createSubscription(subscription("wh_alice", patients: ["alice"]))
         try s.webhooks.createSubscription(subscription("wh_cardio", careTeams: ["cardio"]))
         let anchors = [try change(s, "alice"), try change(s, "bob"), try change(s, "carol"), try change(s, "alice", value: 2)]
-        #expect(try s.webhooks.fanOut(limit: 2, now: now) == 2)
-        #expect(try s.webhooks.fanOut(limit: 100, now: now) == 2)
-        #expect(try s.webhooks.fanOut(limit: 100, now: now) == 0)
+        #expect(try s.webhooks.fanOut(limit: 2, maxPending: 100, now: now) == 2)
+        #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 2)
+        #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 0)
         #expect(try s.sync.outbox(after: 0, limit: 100).isEmpty)
 
         let all = try drain(s, "wh_all")
@@ -75,7 +75,7 @@ import Testing
         _ = try change(s, "alice")
         try s.webhooks.createSubscription(subscription("wh_late"))
         _ = try change(s, "bob")
-        _ = try s.webhooks.fanOut(limit: 100, now: now)
+        _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
         #expect(try drain(s, "wh_late").map(\.patient) == ["bob"])
     }
 
@@ -83,8 +83,8 @@ import Testing
     func onlyTheHeadGoesOutAndRetriesKeepItThere(factory: ContractWebhookStores) throws {
         let s = try make(factory)
         try s.webhooks.createSubscription(subscription("wh_1"))
-        for _ in 0..<3 { _ = try change(s, "alice") }
-        _ = try s.webhooks.fanOut(limit: 100, now: now)
+        for patient in ["alice", "bob", "carol"] { _ = try change(s, patient) }
+        _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
         func head() throws -> WebhookDelivery? { try s.webhooks.heads().first }
         let retryAt = now.addingTimeInterval(5)
         try s.webhooks.record(WebhookAttempt(subscriptionID: "wh_1", sequence: 1, time: now, status: 500, error: "status 500",
@@ -117,7 +117,7 @@ import Testing
         #expect(try s.webhooks.setPaused(true, subscription: "wh_1", now: now))
         #expect(try !s.webhooks.setPaused(true, subscription: "wh_nope", now: now))
         _ = try change(s, "alice")
-        _ = try s.webhooks.fanOut(limit: 100, now: now)
+        _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
         #expect(try s.webhooks.heads().isEmpty)
         let status = try #require(try s.webhooks.subscription(id: "wh_1"))
         #expect(status.paused && status.pendingDeliveries == 1 && status.nextSequence == 2)
@@ -132,8 +132,11 @@ import Testing
     func replayQueuesKeptDeliveriesAgainFromASequence(factory: ContractWebhookStores) throws {
         let s = try make(factory)
         try s.webhooks.createSubscription(subscription("wh_1"))
-        for _ in 0..<4 { _ = try change(s, "alice") }
-        _ = try s.webhooks.fanOut(limit: 100, now: now)
+        // Fanned out one by one behind alice's first, so no change updates another's delivery.
+        for patient in ["alice", "bob", "carol", "alice"] {
+            _ = try change(s, patient)
+            _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
+        }
         #expect(try drain(s, "wh_1").count == 4)
         #expect(try s.webhooks.replay(subscription: "wh_1", fromSequence: 3, now: now) == 2)
         #expect(try drain(s, "wh_1").map(\.sequence) == [3, 4])
@@ -157,7 +160,7 @@ import Testing
         let s = try make(factory)
         try s.webhooks.createSubscription(subscription("wh_1", patients: ["alice"], careTeams: ["cardio"]))
         _ = try change(s, "alice")
-        _ = try s.webhooks.fanOut(limit: 100, now: now)
+        _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
         #expect(try s.webhooks.deleteSubscription(id: "wh_1"))
         #expect(try !s.webhooks.deleteSubscription(id: "wh_1"))
         #expect(try s.webhooks.subscription(id: "wh_1") == nil && s.webhooks.heads().isEmpty)
@@ -165,7 +168,7 @@ import Testing
         // The id can be taken again, and starts from 1 with no old delivery.
         try s.webhooks.createSubscription(subscription("wh_1"))
         _ = try change(s, "bob")
-        _ = try s.webhooks.fanOut(limit: 100, now: now)
+        _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
         #expect(try drain(s, "wh_1").map { "\($0.sequence) \($0.patient)" } == ["1 bob"])
     }
 }
