@@ -118,7 +118,7 @@ import Testing
                                                    canonicalUnit: "mL/kg*min", allowedValues: nil)])
         let record = HealthRecord(type: "HKQuantityTypeIdentifierVO2Max", sourceName: "Watch", unit: "mL/min·kg",
                                   startDate: "2020-06-16 10:00:00 -0700", endDate: "2020-06-16 10:00:00 -0700", value: "40")
-        #expect(try mapper.sample(record).get().type == "vo2Max")
+        #expect(try mapper.sample(record).get().draft.type == "vo2Max")
     }
 
     @Test func exportDatesReadTheirOffset() {
