@@ -38,11 +38,12 @@ struct ExportMetadata {
         size = grown
     }
 
-    /// Adds the record-level keys, then `entries` by key.
-    mutating func add(sourceName: String, device: String?, entries: [String: String]) {
+    /// Adds the record-level keys, then the importer's `own` keys, then `entries` by key.
+    mutating func add(sourceName: String, device: String?, own: [String: MetadataValue] = [:], entries: [String: String]) {
         add("sourceName", .string(sourceName))
         if let entered = entries["HKWasUserEntered"] { add("wasUserEntered", .bool(entered == "1" || entered == "true")) }
         if let device { add("device", .string(Self.device(device))) }
+        for key in own.keys.sorted() { add(key, own[key]!) }
         add(entries: entries)
     }
 

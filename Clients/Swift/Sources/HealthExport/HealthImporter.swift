@@ -41,7 +41,7 @@ public struct HealthImporter: Sendable {
         public var skippedElements: [String: Int] = [:]
 
         public var description: String {
-            var lines = ["records: \(records)" + (correlations > 0 ? " (\(correlations) correlations)" : "")
+            var lines = ["records: \(records)" + (correlations > 0 ? " (\(correlations) correlation\(correlations == 1 ? "" : "s"))" : "")
                             + (resumedPast > 0 ? " (\(resumedPast) done by an earlier run)" : ""),
                          "sent: \(sent) — inserted \(inserted), replaced \(replaced), ignored \(ignored)",
                          "deleted (no longer in the export): \(deleted)"]

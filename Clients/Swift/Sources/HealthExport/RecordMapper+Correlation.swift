@@ -51,8 +51,8 @@ extension RecordMapper {
         let id = Self.foodCorrelationID(correlation)
         return correlation.records.map { record in
             var metadata = ExportMetadata()
-            metadata.add(sourceName: record.sourceName, device: record.device ?? correlation.device, entries: record.metadata)
-            metadata.add("foodCorrelation", .string(id))
+            metadata.add(sourceName: record.sourceName, device: record.device ?? correlation.device,
+                         own: ["foodCorrelation": .string(id)], entries: record.metadata)
             metadata.add(entries: correlation.metadata)
             var component = record
             if component.device == nil { component.device = correlation.device }

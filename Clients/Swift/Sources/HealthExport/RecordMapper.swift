@@ -62,12 +62,13 @@ public struct RecordMapper: Sendable {
             unit = record.unit ?? info.canonicalUnit
         }
         let draft = SampleDraft(type: type, value: value, unit: unit, start: start, end: max(end, start), metadata: metadata.values)
+        let given = Self.given(record.metadata)
         return .success(MappedSample(draft: draft, sourceName: record.sourceName,
                                      identity: context + [record.sourceName, record.type, record.startDate, record.endDate,
                                                           record.device.map(ExportMetadata.device) ?? ""],
                                      addOnlyIdentity: [record.sourceName, record.type, record.startDate, record.endDate,
                                                        record.value ?? "", record.unit ?? ""],
-                                     givenIdentifier: Self.given(record.metadata)?.0, givenVersion: Self.given(record.metadata)?.1,
+                                     givenIdentifier: given?.0, givenVersion: given?.1,
                                      droppedMetadata: metadata.dropped))
     }
 
