@@ -5,9 +5,9 @@ import CareSyncClient
 ///
 /// An Apple Health export is a full snapshot of its sources, so a re-import makes the server equal to it:
 /// - **Identifier.** The source's `HKMetadataKeySyncIdentifier` when it gave one (with its own version);
-///   otherwise `export-` and a digest of source name, HealthKit type, start, end and device (its address
-///   removed), plus the food correlation for a food component, plus `#n` for the n-th repeat of that key in
-///   the export. Not the value, the unit, `creationDate` or `sourceVersion`: an edit or an app update keeps
+///   otherwise `export-` and a digest of source name, HealthKit type, start and end (as UTC instants: the
+///   export writes the phone's current time zone) and device (its address removed), plus the food
+///   correlation for a food component, plus `#n` for the n-th repeat of that key in the export. Not the value, the unit, `creationDate` or `sourceVersion`: an edit or an app update keeps
 ///   the reading's identity.
 /// - **Version.** The importer reads what the agent's source stored before (``previous``). A reading stored
 ///   with the same content digest (`importDigest` metadata: type, value or components, unit, dates,

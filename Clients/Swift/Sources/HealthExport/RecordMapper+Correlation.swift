@@ -40,7 +40,7 @@ extension RecordMapper {
         let given = Self.given(correlation.metadata)
         return [.success(MappedSample(
             draft: draft, sourceName: correlation.sourceName,
-            identity: [correlation.sourceName, correlation.type, correlation.startDate, correlation.endDate,
+            identity: [correlation.sourceName, correlation.type, Self.instant(correlation.startDate), Self.instant(correlation.endDate),
                        (correlation.device ?? systolic.device).map(ExportMetadata.device) ?? ""],
             addOnlyIdentity: [correlation.sourceName, correlation.type, correlation.startDate, correlation.endDate,
                               systolic.value ?? "", diastolic.value ?? "", systolic.unit ?? ""],
@@ -64,7 +64,8 @@ extension RecordMapper {
     /// source, dates, device and `HKFoodType` (the same food logged again in another export keeps its id).
     static func foodCorrelationID(_ correlation: HealthCorrelation) -> String {
         if let given = given(correlation.metadata) { return given.0 }
-        return "food-" + ExportDigest(fields: [correlation.sourceName, correlation.type, correlation.startDate, correlation.endDate,
+        return "food-" + ExportDigest(fields: [correlation.sourceName, correlation.type,
+                                               instant(correlation.startDate), instant(correlation.endDate),
                                                correlation.device.map(ExportMetadata.device) ?? "",
                                                correlation.metadata["HKFoodType"] ?? ""]).hex
     }

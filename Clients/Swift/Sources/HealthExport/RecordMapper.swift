@@ -64,7 +64,7 @@ public struct RecordMapper: Sendable {
         let draft = SampleDraft(type: type, value: value, unit: unit, start: start, end: max(end, start), metadata: metadata.values)
         let given = Self.given(record.metadata)
         return .success(MappedSample(draft: draft, sourceName: record.sourceName,
-                                     identity: context + [record.sourceName, record.type, record.startDate, record.endDate,
+                                     identity: context + [record.sourceName, record.type, Self.instant(record.startDate), Self.instant(record.endDate),
                                                           record.device.map(ExportMetadata.device) ?? ""],
                                      addOnlyIdentity: [record.sourceName, record.type, record.startDate, record.endDate,
                                                        record.value ?? "", record.unit ?? ""],
@@ -95,6 +95,10 @@ public struct RecordMapper: Sendable {
         let zone = parts[2]
         return Instant.parse("\(parts[0])T\(parts[1])\(zone.prefix(3)):\(zone.suffix(2))")
     }
+
+    /// An export date as the UTC instant it names: the export writes dates in the exporting phone's time
+    /// zone, so the same reading exported after a journey has other strings but the same instant.
+    static func instant(_ text: String) -> String { date(text).map(Instant.format) ?? text }
 
     static func lowerFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }
     static func upperFirst(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }

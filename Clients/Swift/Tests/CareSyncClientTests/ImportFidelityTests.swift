@@ -130,4 +130,32 @@ import Testing
         #expect(out.contains("deleted (no longer in the export):"))
         try Self.expectEqual(Array(try await Story.serverSamples(server.device()).values), edited)
     }
+
+    /// `xml` with every `-0700` date written in `+0100` instead, as a phone exporting in Europe writes it.
+    static func exportedInEurope(_ xml: String) throws -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 3_600)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        let pattern = try NSRegularExpression(pattern: "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} -0700")
+        var text = xml
+        for match in pattern.matches(in: xml, range: NSRange(xml.startIndex..., in: xml)).reversed() {
+            let range = Range(match.range, in: xml)!
+            text.replaceSubrange(range, with: formatter.string(from: RecordMapper.date(String(xml[range]))!))
+        }
+        return text
+    }
+
+    @Test func theSameExportWrittenInAnotherTimeZoneChangesNothing() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        let importer = HealthImporter(client: device, patient: "alice")
+        let fixture = ExportFixture.make()
+        let first = try await importer.run(file: try fixture.write(), stateFile: nil)
+        let travelled = try Self.exportedInEurope(fixture.xml)
+        #expect(travelled.contains("2020-06-16 18:00:00 +0100") && !travelled.contains("-0700\""))
+        let again = try await importer.run(file: try ImportTests.write(travelled), stateFile: nil)
+        #expect(again.inserted == 0 && again.replaced == 0 && again.deleted == 0 && again.ignored == first.inserted)
+        try Self.expectEqual(Array(try await Story.serverSamples(device).values), fixture)
+    }
 }
