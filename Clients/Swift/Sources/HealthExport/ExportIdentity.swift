@@ -37,6 +37,7 @@ public struct ExportIdentity: Sendable {
     /// What was stored before and is not yet matched by this export; nil for `--add-only`.
     private var previous: [String: Stored]?
     private var repeats: [ExportDigest: Int] = [:]
+    private var foodRepeats: [String: Int] = [:]
     /// Source names and CareSync types of the samples this export holds.
     public private(set) var sources: Set<String> = []
     public private(set) var types: Set<String> = []
@@ -73,6 +74,17 @@ public struct ExportIdentity: Sendable {
             }
         }
         return draft
+    }
+
+    /// A food correlation's stable id (``RecordMapper/foodCorrelationID(_:)``), `#n` added for the n-th food
+    /// of the same name, source and time in the export; nil for other correlations.
+    public mutating func foodID(_ correlation: HealthCorrelation) -> String? {
+        guard correlation.type == RecordMapper.food else { return nil }
+        let base = RecordMapper.foodCorrelationID(correlation)
+        guard RecordMapper.given(correlation.metadata) == nil else { return base }
+        let n = foodRepeats[base, default: 0]
+        foodRepeats[base] = n + 1
+        return n == 0 ? base : base + "#\(n)"
     }
 
     /// Sync identifiers stored before, of this export's sources and types, that the export no longer holds.

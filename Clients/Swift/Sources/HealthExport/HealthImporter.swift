@@ -156,7 +156,7 @@ public struct HealthImporter: Sendable {
             case .record(let record): results = [mapper.sample(record)]
             case .correlation(let correlation):
                 correlations += 1
-                results = mapper.samples(correlation)
+                results = mapper.samples(correlation, foodID: identity.foodID(correlation))
             }
             let send = items > skip
             for result in results {

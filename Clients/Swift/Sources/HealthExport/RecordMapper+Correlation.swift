@@ -11,10 +11,11 @@ extension RecordMapper {
     /// readings gives the reading it has as a single sample). Food, which the server's catalogue leaves out:
     /// each nested dietary record is its own sample, carrying `foodCorrelation` (the correlation's stable id)
     /// and the correlation's metadata (`HKFoodType`, `HKMetadataKeyMeal` …). Any other type is unknown.
-    public func samples(_ correlation: HealthCorrelation) -> [Result<MappedSample, Refusal>] {
+    /// `foodID` names a food (``ExportIdentity/foodID(_:)``; by default ``foodCorrelationID(_:)``).
+    public func samples(_ correlation: HealthCorrelation, foodID: String? = nil) -> [Result<MappedSample, Refusal>] {
         switch correlation.type {
         case Self.bloodPressure: return pressure(correlation)
-        case Self.food: return food(correlation)
+        case Self.food: return food(correlation, id: foodID ?? Self.foodCorrelationID(correlation))
         default: return [.failure(.unknownType(correlation.type))]
         }
     }
@@ -47,8 +48,7 @@ extension RecordMapper {
             givenIdentifier: given?.0, givenVersion: given?.1, droppedMetadata: metadata.dropped))]
     }
 
-    private func food(_ correlation: HealthCorrelation) -> [Result<MappedSample, Refusal>] {
-        let id = Self.foodCorrelationID(correlation)
+    private func food(_ correlation: HealthCorrelation, id: String) -> [Result<MappedSample, Refusal>] {
         return correlation.records.map { record in
             var metadata = ExportMetadata()
             metadata.add(sourceName: record.sourceName, device: record.device ?? correlation.device,

@@ -158,4 +158,22 @@ import Testing
         #expect(again.inserted == 0 && again.replaced == 0 && again.deleted == 0 && again.ignored == first.inserted)
         try Self.expectEqual(Array(try await Story.serverSamples(device).values), fixture)
     }
+
+    @Test func twoIdenticalFoodsLoggedAtOneTimeStayTwoFoods() async throws {
+        let server = try LiveServer()
+        let device = server.device()
+        let time = "2020-06-16 16:00:00 -0700"
+        let banana = ExportFixture.Correlation(
+            type: "HKCorrelationTypeIdentifierFood", source: "FoodLog", start: time, device: nil, metadata: [("HKFoodType", "Banana")],
+            records: [.make("DietaryEnergyConsumed", source: "FoodLog", unit: "kcal", start: time, value: "105"),
+                      .make("DietaryPotassium", source: "FoodLog", unit: "mg", start: time, value: "422")])
+        let fixture = ExportFixture(records: [], correlations: [banana, banana])
+        let importer = HealthImporter(client: device, patient: "alice")
+        #expect(try await importer.run(file: try fixture.write(), stateFile: nil).inserted == 4)
+        let foods = Dictionary(grouping: try await Story.serverSamples(device).values) { $0.metadata["foodCorrelation"] }
+        #expect(foods.count == 2 && foods.values.allSatisfy { Set($0.map(\.type)) == ["dietaryEnergyConsumed", "dietaryPotassium"] })
+
+        let again = try await importer.run(file: try fixture.write(), stateFile: nil)
+        #expect(again.inserted == 0 && again.replaced == 0 && again.deleted == 0 && again.ignored == 4)
+    }
 }
