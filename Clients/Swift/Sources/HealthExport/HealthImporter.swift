@@ -2,25 +2,35 @@ import Foundation
 import CareSyncClient
 
 /// Imports an Apple Health `export.xml` into a patient's samples, streaming: the parser runs on its
-/// own thread and waits while a batch is pushed, so memory stays constant whatever the file's size.
+/// own thread and waits while a batch is pushed, so the samples in memory are one batch whatever the
+/// file's size (plus the identities a re-import compares, and blood pressure and dietary records held for
+/// their correlations).
 ///
-/// Resumable: after each pushed batch the number of records done is written to `stateFile`; a later
-/// run skips that many records. Re-sending is harmless anyway (every sample has a sync identifier).
+/// A re-import makes the server equal to the export: changed readings are replaced, gone ones deleted
+/// (``ExportIdentity``); `addOnly` only ever adds. Resumable: after each pushed batch the number of items
+/// done is written to `stateFile`; a later run reads them again (for their identities) but does not send them.
 public struct HealthImporter: Sendable {
     /// What an import did.
     public struct Summary: Sendable, Hashable, CustomStringConvertible {
-        /// `<Record>` elements read (skipped ones of a resumed run included).
+        /// Records and correlations read (skipped ones of a resumed run included); a correlation counts
+        /// once, the export's top-level copies of its records are not counted again.
         public var records = 0
+        /// Correlations among them (blood pressure pairs, foods).
+        public var correlations = 0
         /// Bytes of the export read so far, and its size: the progress bar's fraction.
         public var bytesRead: Int64 = 0
         public var fileSize: Int64 = 0
-        /// Records skipped because an earlier run pushed them.
+        /// Items skipped because an earlier run pushed them.
         public var resumedPast = 0
         /// Samples sent.
         public var sent = 0
         public var inserted = 0
         public var replaced = 0
         public var ignored = 0
+        /// Samples deleted because the export no longer holds them.
+        public var deleted = 0
+        /// Metadata entries left out because the server's limits (64 keys, 4 KiB) had no room, by key.
+        public var metadataDropped: [String: Int] = [:]
         /// Samples the server refused (422), by message.
         public var rejected: [String: Int] = [:]
         /// Records of types CareSync does not know, by HealthKit identifier.
@@ -31,8 +41,10 @@ public struct HealthImporter: Sendable {
         public var skippedElements: [String: Int] = [:]
 
         public var description: String {
-            var lines = ["records: \(records)" + (resumedPast > 0 ? " (\(resumedPast) done by an earlier run)" : ""),
-                         "sent: \(sent) — inserted \(inserted), replaced \(replaced), ignored \(ignored)"]
+            var lines = ["records: \(records)" + (correlations > 0 ? " (\(correlations) correlation\(correlations == 1 ? "" : "s"))" : "")
+                            + (resumedPast > 0 ? " (\(resumedPast) done by an earlier run)" : ""),
+                         "sent: \(sent) — inserted \(inserted), replaced \(replaced), ignored \(ignored)",
+                         "deleted (no longer in the export): \(deleted)"]
             func list(_ title: String, _ counts: [String: Int]) {
                 guard !counts.isEmpty else { return }
                 lines.append("\(title): \(counts.values.reduce(0, +))")
@@ -43,6 +55,7 @@ public struct HealthImporter: Sendable {
             list("unknown types (not sent)", unknownTypes)
             list("unreadable records (not sent)", unreadable)
             list("refused by the server", rejected)
+            list("metadata entries over the server's limits (not sent)", metadataDropped)
             list("other elements (not imported)", skippedElements)
             return lines.joined(separator: "\n")
         }
@@ -51,12 +64,15 @@ public struct HealthImporter: Sendable {
     let client: CareSyncClient
     let patient: String
     let batchSize: Int
+    let addOnly: Bool
 
-    /// An importer pushing to `patient` through `client`, `batchSize` samples per request.
-    public init(client: CareSyncClient, patient: String, batchSize: Int = CareSyncClient.maxBatchSize) {
+    /// An importer pushing to `patient` through `client`, `batchSize` samples per request; `addOnly`
+    /// never replaces or deletes (an edited reading is added beside the old one).
+    public init(client: CareSyncClient, patient: String, batchSize: Int = CareSyncClient.maxBatchSize, addOnly: Bool = false) {
         self.client = client
         self.patient = patient
         self.batchSize = batchSize
+        self.addOnly = addOnly
     }
 
     /// Imports `file`; `progress` is called after each batch with the summary so far.
@@ -64,8 +80,11 @@ public struct HealthImporter: Sendable {
         let mapper = RecordMapper(types: try await client.types())
         let done = stateFile.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        let identity = ExportIdentity(previous: addOnly ? nil : try await Self.stored(client: client, patient: patient))
         let channel = BatchChannel()
-        let parsing = Thread { Self.parse(file: file, mapper: mapper, skip: done, batchSize: batchSize, channel: channel) }
+        let parsing = Thread {
+            Self.parse(file: file, mapper: mapper, identity: identity, skip: done, batchSize: batchSize, channel: channel)
+        }
         parsing.stackSize = 1 << 20
         parsing.start()
 
@@ -74,15 +93,18 @@ public struct HealthImporter: Sendable {
         summary.fileSize = ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.int64Value ?? 0
         while let batch = await channel.next() {
             defer { channel.release() }
-            summary.records = batch.records
+            summary.records = batch.items
+            summary.correlations = batch.correlations
             summary.bytesRead = batch.bytesRead
-            summary.resumedPast = min(done, batch.records)
+            summary.resumedPast = min(done, batch.items)
             summary.unknownTypes = batch.unknownTypes
             summary.unreadable = batch.unreadable
+            summary.metadataDropped = batch.metadataDropped
             summary.skippedElements = batch.skippedElements
             if let error = batch.error { throw error }
             try await push(batch.samples, into: &summary)
-            if let stateFile, batch.records > done { try Data(String(batch.records).utf8).write(to: stateFile, options: .atomic) }
+            try await delete(batch.gone, into: &summary)
+            if let stateFile, batch.items > done { try Data(String(batch.items).utf8).write(to: stateFile, options: .atomic) }
             progress(summary)
         }
         if let stateFile { try? FileManager.default.removeItem(at: stateFile) }
@@ -111,24 +133,49 @@ public struct HealthImporter: Sendable {
         }
     }
 
-    /// The parser thread's body: maps records into batches and hands each to `channel`, waiting while it is pushed.
-    private static func parse(file: URL, mapper: RecordMapper, skip: Int, batchSize: Int, channel: BatchChannel) {
+    /// Deletes the samples named by sync identifier, 5,000 a request.
+    private func delete(_ identifiers: [String], into summary: inout Summary) async throws {
+        for start in stride(from: 0, to: identifiers.count, by: CareSyncClient.maxBatchSize) {
+            let chunk = Array(identifiers[start..<min(start + CareSyncClient.maxBatchSize, identifiers.count)])
+            summary.deleted += try await client.delete(patient: patient, syncIdentifiers: chunk).results.filter { $0.outcome == .deleted }.count
+        }
+    }
+
+    /// The parser thread's body: maps items into batches and hands each to `channel`, waiting while it is
+    /// pushed. Items an earlier run pushed (`skip`) are mapped for their identities but not sent.
+    private static func parse(file: URL, mapper: RecordMapper, identity: ExportIdentity, skip: Int, batchSize: Int,
+                              channel: BatchChannel) {
+        var identity = identity
         var batch = Batch()
-        var records = 0
+        var (items, correlations) = (0, 0)
         weak var parser: HealthExportParser?
-        let reader = HealthExportParser { record in
-            records += 1
-            guard records > skip else { return true }
-            switch mapper.sample(record) {
-            case .success(let sample): batch.samples.append(sample)
-            case .failure(.unknownType(let type)): batch.unknownTypes[type, default: 0] += 1
-            case .failure(.unreadable(let what)): batch.unreadable[what, default: 0] += 1
+        let reader = HealthExportParser { item in
+            items += 1
+            let results: [Result<MappedSample, RecordMapper.Refusal>]
+            switch item {
+            case .record(let record): results = [mapper.sample(record)]
+            case .correlation(let correlation):
+                correlations += 1
+                results = mapper.samples(correlation, foodID: identity.foodID(correlation))
+            }
+            let send = items > skip
+            for result in results {
+                switch result {
+                case .success(let mapped):
+                    let draft = identity.assign(mapped)
+                    guard send else { continue }
+                    batch.samples.append(draft)
+                    for key in mapped.droppedMetadata { batch.metadataDropped[key, default: 0] += 1 }
+                case .failure(.unknownType(let type)) where send: batch.unknownTypes[type, default: 0] += 1
+                case .failure(.unreadable(let what)) where send: batch.unreadable[what, default: 0] += 1
+                case .failure: break
+                }
             }
             if batch.samples.count >= batchSize {
-                batch.records = records
+                (batch.items, batch.correlations) = (items, correlations)
                 batch.bytesRead = parser?.bytesRead ?? 0
                 let carried = batch
-                batch = Batch(unknownTypes: carried.unknownTypes, unreadable: carried.unreadable)
+                batch = Batch(unknownTypes: carried.unknownTypes, unreadable: carried.unreadable, metadataDropped: carried.metadataDropped)
                 return channel.put(carried)
             }
             return true
@@ -136,87 +183,14 @@ public struct HealthImporter: Sendable {
         parser = reader
         do {
             try reader.parse(contentsOf: file)
+            batch.gone = identity.gone()
         } catch {
             batch.error = error
         }
-        batch.records = records
+        (batch.items, batch.correlations) = (items, correlations)
         batch.bytesRead = reader.bytesRead
         batch.skippedElements = reader.skipped
         _ = channel.put(batch)
         channel.finish()
-    }
-}
-
-/// A batch handed from the parser thread to the pusher, with the counts so far.
-struct Batch: @unchecked Sendable {
-    var samples: [SampleDraft] = []
-    var records = 0
-    var bytesRead: Int64 = 0
-    var unknownTypes: [String: Int] = [:]
-    var unreadable: [String: Int] = [:]
-    var skippedElements: [String: Int] = [:]
-    var error: (any Error)?
-}
-
-/// A one-slot handoff: `put` blocks the parser thread until the pusher has taken and released the batch.
-final class BatchChannel: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var slot: Batch?
-    private var busy = false
-    private var finished = false
-    private var cancelled = false
-
-    /// Hands over `batch` and waits until it has been pushed; false when the pusher stopped.
-    func put(_ batch: Batch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while slot != nil || busy { if cancelled { return false }; condition.wait() }
-        if cancelled { return false }
-        slot = batch
-        condition.broadcast()
-        while slot != nil || busy { if cancelled { return false }; condition.wait() }
-        return !cancelled
-    }
-
-    /// Marks the end of the batches.
-    func finish() {
-        condition.lock()
-        finished = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next batch, or nil at the end (blocks the calling thread while the parser works).
-    func take() -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while slot == nil && !finished { condition.wait() }
-        guard let batch = slot else { return nil }
-        slot = nil
-        busy = true
-        return batch
-    }
-
-    /// The batch taken last is done.
-    func release() {
-        condition.lock()
-        busy = false
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Stops the parser thread at its next handoff (the pusher failed).
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next batch, waited for off the cooperative threads.
-    func next() async -> Batch? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.take()) }
-        }
     }
 }

@@ -14,18 +14,21 @@ public struct HealthRecord: Sendable, Hashable {
     public var endDate: String
     /// A number, or a category value name (`HKCategoryValueSleepAnalysisAsleepCore`).
     public var value: String?
+    /// The `device` attribute, as written (`<<HKDevice: 0x…>, name:Apple Watch, …>`), if any.
+    public var device: String?
     /// `<MetadataEntry key value>` children.
     public var metadata: [String: String]
 
     /// A record from its fields.
     public init(type: String, sourceName: String, unit: String?, startDate: String, endDate: String,
-                value: String?, metadata: [String: String] = [:]) {
+                value: String?, device: String? = nil, metadata: [String: String] = [:]) {
         self.type = type
         self.sourceName = sourceName
         self.unit = unit
         self.startDate = startDate
         self.endDate = endDate
         self.value = value
+        self.device = device
         self.metadata = metadata
     }
 }

@@ -6,9 +6,8 @@ import CareSyncClient
 /// Types: the HealthKit identifier without its prefix (`HKQuantityTypeIdentifierStepCount` → `stepCount`).
 /// Units: HealthKit unit strings, which the server reads as they are. Category values: the name after
 /// `HKCategoryValue<Type>` (`…SleepAnalysisAsleepCore` → `asleepCore`), looked up in the catalogue.
-/// Sync identity: `HKMetadataKeySyncIdentifier`/`HKMetadataKeySyncVersion` when present, otherwise
-/// an identifier derived from the record's source, type, dates, value and unit (version 1), so the
-/// same record imported again is `ignored`.
+/// Metadata: every attribute and entry the server can hold (``ExportMetadata``). Correlations: see
+/// `RecordMapper+Correlation.swift`. The sync identity is given by ``ExportIdentity``.
 public struct RecordMapper: Sendable {
     /// Why a record was not mapped.
     public enum Refusal: Error, Hashable, Sendable {
@@ -19,7 +18,7 @@ public struct RecordMapper: Sendable {
     }
 
     /// The catalogue by lower-cased identifier (`HKQuantityTypeIdentifierVO2Max` is `vo2Max`).
-    private let catalogue: [String: TypeInfo]
+    let catalogue: [String: TypeInfo]
 
     /// A mapper over `types` (from `GET /v1/types`).
     public init(types: [TypeInfo]) {
@@ -34,8 +33,15 @@ public struct RecordMapper: Sendable {
         return identifier
     }
 
-    /// The sample for `record`, or why not.
-    public func sample(_ record: HealthRecord) -> Result<SampleDraft, Refusal> {
+    /// The sample for a top-level `record`, or why not.
+    public func sample(_ record: HealthRecord) -> Result<MappedSample, Refusal> {
+        var metadata = ExportMetadata()
+        metadata.add(sourceName: record.sourceName, device: record.device, entries: record.metadata)
+        return sample(record, metadata: metadata, context: [])
+    }
+
+    /// The sample for `record` with `metadata` built by the caller; `context` joins its identity.
+    func sample(_ record: HealthRecord, metadata: ExportMetadata, context: [String]) -> Result<MappedSample, Refusal> {
         guard let info = catalogue[Self.typeName(record.type).lowercased()] else { return .failure(.unknownType(record.type)) }
         let type = info.identifier
         guard let start = Self.date(record.startDate), let end = Self.date(record.endDate) else {
@@ -55,21 +61,22 @@ public struct RecordMapper: Sendable {
             value = number
             unit = record.unit ?? info.canonicalUnit
         }
-        var metadata: [String: MetadataValue] = ["sourceName": .string(record.sourceName)]
-        if let entered = record.metadata["HKWasUserEntered"] { metadata["wasUserEntered"] = .bool(entered == "1" || entered == "true") }
-        let syncIdentifier: String
-        let syncVersion: Int
-        if let given = record.metadata["HKMetadataKeySyncIdentifier"], !given.isEmpty,
-           let version = record.metadata["HKMetadataKeySyncVersion"].flatMap({ Int($0) }), version >= 0 {
-            syncIdentifier = given
-            syncVersion = version
-        } else {
-            syncIdentifier = "export-" + Self.digest([record.sourceName, record.type, record.startDate, record.endDate,
-                                                      record.value ?? "", record.unit ?? ""])
-            syncVersion = 1
-        }
-        return .success(SampleDraft(type: type, value: value, unit: unit, start: start, end: max(end, start),
-                                    syncIdentifier: syncIdentifier, syncVersion: syncVersion, metadata: metadata))
+        let draft = SampleDraft(type: type, value: value, unit: unit, start: start, end: max(end, start), metadata: metadata.values)
+        let given = Self.given(record.metadata)
+        return .success(MappedSample(draft: draft, sourceName: record.sourceName,
+                                     identity: context + [record.sourceName, record.type, Self.instant(record.startDate), Self.instant(record.endDate),
+                                                          record.device.map(ExportMetadata.device) ?? ""],
+                                     addOnlyIdentity: [record.sourceName, record.type, record.startDate, record.endDate,
+                                                       record.value ?? "", record.unit ?? ""],
+                                     givenIdentifier: given?.0, givenVersion: given?.1,
+                                     droppedMetadata: metadata.dropped))
+    }
+
+    /// `HKMetadataKeySyncIdentifier` and `HKMetadataKeySyncVersion`, when both are there and valid.
+    static func given(_ entries: [String: String]) -> (String, Int)? {
+        guard let identifier = entries["HKMetadataKeySyncIdentifier"], !identifier.isEmpty,
+              let version = entries["HKMetadataKeySyncVersion"].flatMap({ Int($0) }), version >= 0 else { return nil }
+        return (identifier, version)
     }
 
     private func categoryValue(_ text: String, type: String, info: TypeInfo) -> Int? {
@@ -89,17 +96,9 @@ public struct RecordMapper: Sendable {
         return Instant.parse("\(parts[0])T\(parts[1])\(zone.prefix(3)):\(zone.suffix(2))")
     }
 
-    /// A stable 128-bit digest (two FNV-1a 64-bit hashes) of `fields`, as 32 hex digits.
-    static func digest(_ fields: [String]) -> String {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325
-        var b: UInt64 = 0x6c62_272e_07bb_0142
-        for byte in fields.joined(separator: "\u{1F}").utf8 {
-            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            b = b &+ (b >> 29)
-        }
-        return String(format: "%016llx%016llx", a, b)
-    }
+    /// An export date as the UTC instant it names: the export writes dates in the exporting phone's time
+    /// zone, so the same reading exported after a journey has other strings but the same instant.
+    static func instant(_ text: String) -> String { date(text).map(Instant.format) ?? text }
 
     static func lowerFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }
     static func upperFirst(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }

@@ -5,10 +5,12 @@ import Mirror
 
 /// caresync-agent: the device agent's command line, on CareSyncClient only.
 let usage = """
-usage: caresync-agent import EXPORT.xml --patient ID [--url URL] [--batch-size N] [--quiet]
+usage: caresync-agent import EXPORT.xml --patient ID [--add-only] [--url URL] [--batch-size N] [--quiet]
        caresync-agent mirror --patient ID --into REPLICA.sqlite [--watch] [--verify-every SECONDS] [--no-verify]
                              [--url URL] [--page-size N] [--quiet]
-  import: pushes an Apple Health export's records as samples; resumable (state in EXPORT.xml.caresync-import).
+  import: makes the patient's samples from this agent equal to an Apple Health export (changed readings
+          replaced, readings no longer in the export deleted, for the export's sources and types);
+          --add-only only adds. Resumable (state in EXPORT.xml.caresync-import).
   mirror: keeps a SQLite replica of the patient's feed (each page, its anchor and the replica's checksum
           figures in one transaction), verified against the server's checksums after catching up; types
           that differ are downloaded again. --watch keeps it current with long polls and verifies again
@@ -40,6 +42,7 @@ var watch = false
 var verify = true
 var verifyEvery = 600
 var quiet = false
+var addOnly = false
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     func value() -> String {
@@ -51,6 +54,7 @@ while !arguments.isEmpty {
     case "--url": url = value()
     case "--into" where command == "mirror": into = value()
     case "--batch-size" where command == "import": batchSize = Int(value()) ?? 0
+    case "--add-only" where command == "import": addOnly = true
     case "--page-size" where command == "mirror": pageSize = Int(value()) ?? 0
     case "--watch" where command == "mirror": watch = true
     case "--no-verify" where command == "mirror": verify = false
@@ -72,11 +76,11 @@ do {
     case "import":
         guard let file else { fail("no export file\n\(usage)") }
         guard (1...CareSyncClient.maxBatchSize).contains(batchSize) else { fail("--batch-size must be 1–5000") }
-        let importer = HealthImporter(client: client, patient: patient, batchSize: batchSize)
+        let importer = HealthImporter(client: client, patient: patient, batchSize: batchSize, addOnly: addOnly)
         let summary = try await importer.run(file: URL(fileURLWithPath: file), stateFile: URL(fileURLWithPath: file + ".caresync-import")) { summary in
             let fraction = summary.fileSize > 0 ? Double(summary.bytesRead) / Double(summary.fileSize) : 0
             progress.draw("\(ProgressLine.bar(fraction)) \(summary.records) records: \(summary.inserted) new, "
-                          + "\(summary.replaced) replaced, \(summary.ignored) already there")
+                          + "\(summary.replaced) replaced, \(summary.ignored) already there, \(summary.deleted) deleted")
         }
         progress.finish()
         print(summary)
