@@ -79,6 +79,10 @@ final class ModelTransaction: SyncTransaction {
         }
     }
 
+    func reportCount(patient: String, besides syncIdentifier: String, of source: String) throws -> Int {
+        state.reports.keys.filter { $0.patient == patient && !($0.source == source && $0.syncIdentifier == syncIdentifier) }.count
+    }
+
     func upsertReport(_ report: WeeklyReportInput, patient: String, source: String,
                       now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
         changing(patient) {

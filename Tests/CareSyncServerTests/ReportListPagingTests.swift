@@ -57,6 +57,28 @@ import Testing
         }
     }
 
+    @Test func aPatientHoldsAtMostTheConfiguredReports() async throws {
+        try await TestServer.with(.inMemory, configure: { $0.limits.reportsPerPatient = 3 }) { (server: TestServer) async throws in
+            for n in 0..<3 {
+                let posted = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: server.tokens.therapist,
+                                                   json: Self.report("r\(n)", week: n, count: 1))
+                #expect(posted.status == 200, "\(posted.text)")
+            }
+            let refused = try await server.send("POST", "/v1/patients/alice/weekly-reports", token: server.tokens.aliceDevice,
+                                                json: Self.report("r3", week: 3, count: 1))
+            refused.expectProblem(422, "validationFailed")
+            #expect(refused.json["errors"]?.arrayValue?.first?["field"] == "syncIdentifier")
+            // A new version of a report the patient holds is no new report.
+            var next = Self.report("r1", week: 1, count: 2)
+            if case .object(var o) = next { o["syncVersion"] = 2; next = .object(o) }
+            #expect(try await server.send("POST", "/v1/patients/alice/weekly-reports", token: server.tokens.therapist, json: next).status == 200)
+            let listed = try await server.send("GET", "/v1/patients/alice/weekly-reports?summary=true", token: server.tokens.therapist)
+            #expect((listed.json["reports"]?.arrayValue ?? []).compactMap { $0["syncIdentifier"]?.stringValue } == ["r0", "r1", "r2"])
+            let feed = try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.therapist)
+            #expect((feed.json["samples"]?.arrayValue ?? []).count == 4, "the refused report stored nothing")
+        }
+    }
+
     @Test(arguments: [("limit=0", "limit"), ("limit=501", "limit"), ("limit=x", "limit"), ("cursor=%25%25", "cursor"),
                       ("cursor=WyJ4Il0", "cursor"), ("summary=yes", "summary"), ("from=2020-13-01", "from")])
     func badPagingParametersAre422NamingThem(query: String, field: String) async throws {

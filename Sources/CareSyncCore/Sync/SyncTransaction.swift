@@ -10,6 +10,8 @@ public protocol SyncTransaction {
     /// Posts a weekly report by the derived-identifier rules.
     func upsertReport(_ report: WeeklyReportInput, patient: String, source: String,
                       now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport)
+    /// How many reports the patient holds besides (source, syncIdentifier) itself, in this transaction.
+    func reportCount(patient: String, besides syncIdentifier: String, of source: String) throws -> Int
     /// Deletes a report of `source` and tombstones its samples; false when there was none.
     func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool
     /// The anchor at the head of the change log, this transaction's changes included.

@@ -23,6 +23,13 @@ extension PostgresWriter {
         return (plan.outcome, try PostgresReportQueries.report(db, patient: patient, row: newRow))
     }
 
+    /// How many reports the patient holds besides (source, syncIdentifier).
+    func reportCount(patient: String, besides syncIdentifier: String, of source: String) throws -> Int {
+        let count = try db.query("SELECT count(*) FROM weekly_reports WHERE patient = $1 AND NOT (source = $2 AND sync_id = $3)",
+                                 [.text(patient), .text(source), .text(syncIdentifier)]).first { try $0.int64(0) }
+        return Int(count ?? 0)
+    }
+
     /// Deletes the caller's report and tombstones its live samples (in key order); false when there was none.
     func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
         guard let row = try PostgresReportQueries.row(db, patient: patient, source: source, syncIdentifier: syncIdentifier) else {

@@ -4,6 +4,8 @@ import Foundation
 public struct APILimits: Sendable, Hashable {
     /// Most samples or deletions in one request; more is 413.
     public var maxItemsPerRequest = 5000
+    /// The most weekly reports one patient may hold; a new one past it is 422.
+    public var maxReportsPerPatient = 10_000
     /// The feed page size when `limit` is absent.
     public var defaultPageLimit = 500
     /// The largest `limit`.

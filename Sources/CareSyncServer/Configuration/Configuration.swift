@@ -59,6 +59,8 @@ public struct Configuration: Sendable, Equatable {
         public var bodyBytes: Int = 8 * 1024 * 1024
         /// The most samples or deletions in one request.
         public var samplesPerRequest: Int = 5_000
+        /// The most weekly reports one patient may hold (every source together): about 190 years of one report a week.
+        public var reportsPerPatient: Int = 10_000
         /// The longest request line (method, target, version).
         public var requestLineBytes: Int = 8 * 1024
         /// The largest header section.

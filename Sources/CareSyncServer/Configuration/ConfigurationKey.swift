@@ -11,6 +11,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case migrationsDirectory
     case limitsBodyBytes = "limits.bodyBytes"
     case limitsSamplesPerRequest = "limits.samplesPerRequest"
+    case limitsReportsPerPatient = "limits.reportsPerPatient"
     case limitsRequestLineBytes = "limits.requestLineBytes"
     case limitsHeaderBytes = "limits.headerBytes"
     case limitsHeaderCount = "limits.headerCount"
@@ -97,6 +98,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .migrationsDirectory: "Folder with the NNNN_name.sql migration files."
         case .limitsBodyBytes: "Largest request body in bytes, after gzip decompression (413)."
         case .limitsSamplesPerRequest: "Most samples or deletions in one request (413)."
+        case .limitsReportsPerPatient: "Most weekly reports one patient may hold, all sources together (422 for one more)."
         case .limitsRequestLineBytes: "Longest request line in bytes (414)."
         case .limitsHeaderBytes: "Largest header section in bytes (431)."
         case .limitsHeaderCount: "Most header fields in one request (431)."

@@ -19,7 +19,12 @@ extension CareSyncAPI {
             }
             let reply = try await self.keyedWrite(request, principal: principal, operation: "report",
                 audit: audit, count: input.samples.count,
-                writer: { w in
+                writer: { [maxReports = self.limits.maxReportsPerPatient] w in
+                    // Counted in the write's own transaction, so a patient's reports stay bounded.
+                    if try w.reportCount(patient: patient, besides: input.syncIdentifier, of: source) >= maxReports {
+                        throw SyncError.validationFailed([ValidationProblem(index: nil, field: "syncIdentifier",
+                            message: "the patient holds \(maxReports) weekly reports, the most allowed; delete one or post a new version of an existing one")])
+                    }
                     let (outcome, stored) = try w.upsertReport(input, patient: patient, source: source, now: now)
                     return WeeklyReportUpsertResult(outcome: outcome, anchor: try w.headAnchor(), report: stored)
                 },

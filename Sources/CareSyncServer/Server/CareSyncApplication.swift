@@ -119,6 +119,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let stores = try openStores(configuration)
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
+    limits.maxReportsPerPatient = configuration.limits.reportsPerPatient
     limits.idempotencyRetention = TimeInterval(configuration.idempotencyRetentionHours) * 3600
     limits.tokenRequestsPerSecond = Double(configuration.rateLimits.tokenRequestsPerSecond)
     limits.tokenBurst = Double(configuration.rateLimits.tokenBurst)

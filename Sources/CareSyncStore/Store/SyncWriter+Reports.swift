@@ -22,6 +22,12 @@ extension SyncWriter {
         return (plan.outcome, try ReportQueries.report(db, patient: patient, row: newRow))
     }
 
+    /// How many reports the patient holds besides (source, syncIdentifier).
+    public func reportCount(patient: String, besides syncIdentifier: String, of source: String) throws -> Int {
+        Int(try db.scalarInt64("SELECT count(*) FROM weekly_reports WHERE patient = ? AND NOT (source = ? AND sync_id = ?)",
+                               [.text(patient), .text(source), .text(syncIdentifier)]) ?? 0)
+    }
+
     /// Deletes the caller's report and tombstones its live samples (in key order); false when there was none.
     public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
         guard let row = try ReportQueries.row(db, patient: patient, source: source, syncIdentifier: syncIdentifier) else {

@@ -75,6 +75,9 @@ struct FaultyTransaction: SyncTransaction {
     func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
         try base.deleteReport(patient: patient, syncIdentifier: syncIdentifier, source: source, now: now)
     }
+    func reportCount(patient: String, besides syncIdentifier: String, of source: String) throws -> Int {
+        try base.reportCount(patient: patient, besides: syncIdentifier, of: source)
+    }
     func headAnchor() throws -> Anchor { try base.headAnchor() }
     func appendAudit(_ record: AuditRecord) throws { try base.appendAudit(record) }
 }

@@ -58,4 +58,15 @@ import Testing
                                                       to: CalendarDay(year: 2030, month: 1, day: 1)))
         #expect(other.reports.isEmpty && other.next == nil)
     }
+
+    @Test(arguments: ContractStores.all)
+    func aTransactionCountsThePatientsOtherReports(factory: ContractStore) throws {
+        let store = try seeded(factory)
+        let counts = try store.write { w in
+            [try w.reportCount(patient: p, besides: "r-00", of: "org.example.a"),
+             try w.reportCount(patient: p, besides: "r-99", of: "org.example.a"),
+             try w.reportCount(patient: "nobody", besides: "r-00", of: "org.example.a")]
+        }
+        #expect(counts == [11, 12, 0])
+    }
 }
