@@ -13,15 +13,14 @@ enum SourceRule {
         return nil
     }
 
-    /// Why `holder`, an existing token, keeps a token of `spec` from using its source, or nil when both are one
-    /// writer: tokens of one role with the same source are one writer (a replacement, or one therapist's tokens
-    /// for several care teams), but a device's source is its patient's alone. Revoked and expired tokens count:
-    /// their samples keep the source, so it is never handed to another writer.
+    /// Why `holder`, an existing token, keeps a token of `spec` from using its source, or nil when the two never
+    /// write one patient's data as different writers. Tokens of one role with the same source are one writer (a
+    /// replacement phone, one therapist's tokens for several care teams); device tokens of different patients never
+    /// write the same patient, so the same app on every patient's phone may carry one source (HealthKit's sources
+    /// are bundle ids). Another role with the source is refused. Revoked and expired tokens count: their samples
+    /// keep the source, so it is never handed to another writer.
     static func conflict(_ spec: TokenSpec, with holder: TokenRecord) -> String? {
         if holder.role != spec.role { return "it is the source of \(holder.role.rawValue) token \(holder.id)" }
-        if spec.role == .device, holder.patient != spec.patient {
-            return "it is the source of device token \(holder.id) of another patient"
-        }
         return nil
     }
 }
