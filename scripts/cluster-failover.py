@@ -53,6 +53,7 @@ SYNCHRONOUS_COMMIT = os.environ.get("CLUSTER_SYNCHRONOUS_COMMIT", "on")
 WRITERS = int(os.environ.get("WRITERS", "6"))
 PHASE = float(os.environ.get("FAILOVER_PHASE_SECONDS", "8"))  # writes between and after the failures
 HOLD = float(os.environ.get("FAILOVER_HOLD_SECONDS", "1"))  # WAL senders stopped before a leader is killed
+HOLD_BYTES = 512 * 1024  # … or until this much WAL waits unsent, well under maximum_lag_on_failover
 RESUME_LIMIT = float(os.environ.get("FAILOVER_RESUME_LIMIT_SECONDS", "30"))
 RESOLVE_LIMIT = 30.0  # seconds after the writers stop for their last writes to be acknowledged
 RUN = uuidlib.uuid4().hex[:8]  # in every key and syncIdentifier, so a rerun on the same data never meets them
@@ -555,9 +556,14 @@ def main():
             failures.append(f"before step {step}: the leader does not stream to two standbys, one synchronous, within 60 s")
         old = leader()
         hold = hold_wal_senders(old, failures)
-        time.sleep(HOLD)
-        lsn_rows = psql(PG_PORTS[old], "SELECT pg_current_wal_lsn()", database="postgres")
-        hold["held_bytes"] = (lsn(lsn_rows[0][0]) - hold["sent"]) if hold["sent"] is not None else None
+        # Hold HOLD seconds, or less once HOLD_BYTES of WAL wait unsent: Patroni promotes no standby further
+        # behind than maximum_lag_on_failover (1 MB); past it, it would restart the old leader and keep its writes.
+        while True:
+            lsn_rows = psql(PG_PORTS[old], "SELECT pg_current_wal_lsn()", database="postgres")
+            hold["held_bytes"] = (lsn(lsn_rows[0][0]) - hold["sent"]) if hold["sent"] is not None else None
+            if now() - hold["start"] >= HOLD or (hold["held_bytes"] or 0) >= HOLD_BYTES:
+                break
+            time.sleep(0.1)
         what = "Patroni and PostgreSQL" if with_patroni else "PostgreSQL (postmaster and every child)"
         moment, postmaster, family = kill_postgres(old, with_patroni)
         name = f"SIGKILL leader {node(old)}'s {'Patroni + PostgreSQL' if with_patroni else 'PostgreSQL'}"
