@@ -21,7 +21,8 @@ table, field by field (uuid, type, value, unit, start, end, syncIdentifier, sync
 stored twice; the feed identical through both instances and equal to the table; every live node's copy equal;
 neither reader saw a change twice (an anchor that went back) or a change that is gone (a vanished change) or
 missed one; anchors the readers and the write answers got, read on from through either instance, continue
-exactly where they stood. Prints the figures (the write outage is measured from the last acknowledged write
+exactly where they stood; acknowledged writes sent again with their key through the other instance get their
+first answer back (Idempotent-Replayed) and store nothing. Prints the figures (the write outage is measured from the last acknowledged write
 before a kill to the first acknowledged write sent after it); exits 1 on any failure.
 Standard library only (http.client, threads, psql): runs on Debian's /usr/bin/python3.
 """
@@ -170,8 +171,10 @@ class Write:
 
 
 class Ack:
-    def __init__(self, write, uuid, outcome, anchor, sent, answered, instance, replayed, attempts):
-        self.write, self.uuid, self.outcome, self.anchor = write, uuid.upper(), outcome, anchor
+    def __init__(self, write, answer, sent, answered, instance, replayed, attempts):
+        result = answer["results"][0]
+        self.write, self.answer, self.uuid, self.outcome = write, answer, result["uuid"].upper(), result["outcome"]
+        self.anchor = answer["anchor"]
         self.sent, self.answered, self.instance = sent, answered, instance
         self.replayed, self.attempts = replayed, attempts
 
@@ -222,9 +225,7 @@ def writer(number):
                 answered = now()
                 stats.count(stats.statuses, code)
                 if code == 200:
-                    answer = json.loads(payload)
-                    result = answer["results"][0]
-                    ack = Ack(write, result["uuid"], result["outcome"], answer["anchor"], sent, answered, target,
+                    ack = Ack(write, json.loads(payload), sent, answered, target,
                               headers.get("idempotent-replayed") == "true", attempts)
                     with stats.lock:
                         stats.acks.append(ack)
@@ -778,6 +779,30 @@ def main():
     if anchor_failures:
         failures.append(f"{len(anchor_failures)} of {len(anchor_checks)} anchors did not read on from where they stood, e.g. {anchor_failures[:3]}")
 
+    # --- Resending an acknowledged write with its key, through the other instance, after the failovers:
+    # the recorded answer comes back (same body, same anchor) with Idempotent-Replayed, and nothing is stored.
+    replay_failures = []
+    targets = dict(chosen)
+    targets.update((a.write.key, a) for a in acks if a.attempts > 1)  # those that needed resends, too
+    replay_targets = [a for a in targets.values() if a.uuid in position][:60]
+    for a in replay_targets:
+        index = (a.instance + 1) % len(URLS)
+        try:
+            code, headers, payload = Connection(index).request(
+                "POST", f"/v1/patients/{PATIENT}/samples", a.write.token, a.write.body, {"Idempotency-Key": a.write.key})
+        except NETWORK_ERRORS as error:
+            replay_failures.append(f"{a.write.key}: {type(error).__name__}")
+            continue
+        if code != 200 or headers.get("idempotent-replayed") != "true" or json.loads(payload) != a.answer:
+            replay_failures.append(f"{a.write.key} through caresync-{index + 1}: {code}, Idempotent-Replayed "
+                                   f"{headers.get('idempotent-replayed')!r}, {payload[:160]!r} (was {a.answer})")
+    rows_after = int(psql(HAPROXY_PORT, f"SELECT count(*) FROM samples WHERE patient = '{PATIENT}'")[0][0])
+    if rows_after != len(table):
+        replay_failures.append(f"the table went from {len(table)} rows to {rows_after} after the resends")
+    if replay_failures:
+        failures.append(f"{len(replay_failures)} of {len(replay_targets)} resends of acknowledged writes with their key "
+                        f"were not replays of the first answer, e.g. {replay_failures[:3]}")
+
     # --- Answers, resends, the restarted instance.
     with stats.lock:
         server_errors, refusals, unresolved = list(stats.server_errors), list(stats.refusals), list(stats.unresolved)
@@ -816,7 +841,8 @@ def main():
     print(f"  feed: {len(uuids)} changes through each instance, table {len(table)} rows; nodes: {nodes}")
     for follower in followers:
         print(f"  {follower.name}: {len(follower.seen)} changes seen, errors {follower.errors}")
-    print(f"  anchors read on from: {len(anchor_checks)} ({len(anchor_failures)} wrong)")
+    print(f"  anchors read on from: {len(anchor_checks)} ({len(anchor_failures)} wrong); acknowledged writes sent "
+          f"again with their key afterwards: {len(replay_targets)} ({len(replay_failures)} not replayed as first answered)")
     for event in events:
         moment = event["moment"]
         before = [a.answered for a in fresh if a.answered <= moment]
