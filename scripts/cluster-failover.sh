@@ -11,7 +11,7 @@
 # node's copy), that no write was applied twice, that neither reader saw a change vanish or come twice, that
 # anchors read on to the same changes through either instance, and prints the real write outage of each
 # failure. It stops the cluster (scripts/cluster-down.sh; CLUSTER_KEEP=1 keeps it and its logs). Exits
-# non-zero on any failure. About 2 minutes; .ci/run runs it. docs/deployment.md has the figures of a run.
+# non-zero on any failure. About 1.5 minutes; .ci/run runs it. docs/deployment.md has the figures of a run.
 #
 #   scripts/cluster-failover.sh
 #   WRITERS=8 FAILOVER_PHASE_SECONDS=15 scripts/cluster-failover.sh
