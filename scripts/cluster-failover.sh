@@ -14,7 +14,7 @@
 # non-zero on any failure. About 1.5 minutes; .ci/run runs it. docs/deployment.md has the figures of a run.
 #
 #   scripts/cluster-failover.sh
-#   WRITERS=8 FAILOVER_PHASE_SECONDS=15 scripts/cluster-failover.sh
+#   WRITERS=8 FAILOVER_PHASE_SECONDS=15 FAILOVER_HOLD_SECONDS=2 scripts/cluster-failover.sh  # defaults 6, 8, 1
 #   CLUSTER_PORT_OFFSET=10000 scripts/cluster-failover.sh        # beside another run (other ports and directory)
 #   CLUSTER_SYNCHRONOUS_COMMIT=local scripts/cluster-failover.sh # asynchronous replication: must fail (lost writes)
 set -euo pipefail
