@@ -3,12 +3,15 @@
 # the program it was) and removes the directory: CareSync, HAProxy, Patroni (and any PostgreSQL a killed
 # Patroni left running, found by its data directory's postmaster.pid), then etcd.
 #
-#   scripts/cluster-down.sh [--keep] [DIR]   # DIR defaults to $CLUSTER_DIR or /tmp/caresync-cluster
+#   scripts/cluster-down.sh [--keep] [DIR]   # DIR defaults to $CLUSTER_DIR, else cluster-up.sh's default:
+#                                            # /tmp/caresync-cluster, or /tmp/caresync-cluster-N with CLUSTER_PORT_OFFSET=N
 #   --keep stops everything but keeps the directory (logs) for a look.
 set -uo pipefail
 keep=""
 [ "${1:-}" = --keep ] && { keep=1; shift; }
-dir="${1:-${CLUSTER_DIR:-/tmp/caresync-cluster}}"
+offset="${CLUSTER_PORT_OFFSET:-0}"
+if [ "$offset" = 0 ]; then default=/tmp/caresync-cluster; else default="/tmp/caresync-cluster-$offset"; fi
+dir="${1:-${CLUSTER_DIR:-$default}}"
 started=$SECONDS
 [ -d "$dir/pids" ] || { echo "cluster-down: no cluster in $dir"; [ -n "$keep" ] || rm -rf "$dir"; exit 0; }
 

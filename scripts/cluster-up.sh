@@ -3,11 +3,19 @@
 # cluster of PostgreSQL 15 with synchronous replication (an acknowledged commit is on two nodes), HAProxy
 # routing to the leader by Patroni's REST `/primary` check, and two `caresync serve` instances on it.
 # Everything (data, logs, configuration, PID files, cluster.env with the ports) lives in one directory,
-# $CLUSTER_DIR (default /tmp/caresync-cluster), which it prints; scripts/cluster-down.sh stops
-# exactly what this started and removes the directory. Not part of CI (too heavy); see docs/deployment.md.
+# $CLUSTER_DIR, which it prints; scripts/cluster-down.sh stops exactly what this started and removes the
+# directory. scripts/cluster-failover.sh (CI) runs it; see docs/deployment.md.
 #
 #   scripts/cluster-up.sh            # ~10-15 s once the packages and the caresync build exist
 #   CLUSTER_CARESYNC_BIN=.build/release/caresync scripts/cluster-up.sh
+#
+# Environment:
+#   CLUSTER_PORT_OFFSET=N            added to every port below (default 0); two clusters on one machine need
+#                                    offsets whose port sets do not meet, e.g. 0 and 10000
+#   CLUSTER_DIR=DIR                  default /tmp/caresync-cluster, or /tmp/caresync-cluster-N with an offset N
+#   CLUSTER_SYNCHRONOUS_COMMIT=LEVEL PostgreSQL's synchronous_commit (default on). `local` makes replication
+#                                    asynchronous (a commit is acknowledged before any standby has it): only
+#                                    to show that scripts/cluster-failover.sh then fails (README, Development)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
@@ -15,14 +23,21 @@ started=$SECONDS
 say() { printf '[%s +%ds] %s\n' "$(date -u +%H:%M:%S)" "$((SECONDS - started))" "$*" >&2; }
 fail() { echo "cluster-up: $*" >&2; exit 1; }
 
-dir="${CLUSTER_DIR:-/tmp/caresync-cluster}"
+offset="${CLUSTER_PORT_OFFSET:-0}"
+[[ "$offset" =~ ^[0-9]+$ ]] && [ "$offset" -le 57000 ] || fail "CLUSTER_PORT_OFFSET must be a whole number from 0 to 57000"
+offset=$((10#$offset))
+if [ "$offset" = 0 ]; then dir="${CLUSTER_DIR:-/tmp/caresync-cluster}"; else dir="${CLUSTER_DIR:-/tmp/caresync-cluster-$offset}"; fi
+synchronous_commit="${CLUSTER_SYNCHRONOUS_COMMIT:-on}"
+case "$synchronous_commit" in on|remote_apply|remote_write|local|off) ;; *) fail "CLUSTER_SYNCHRONOUS_COMMIT must be on, remote_apply, remote_write, local or off" ;; esac
 pg_bin=/usr/lib/postgresql/15/bin
 python=/usr/bin/python3   # Debian's: the interpreter Patroni runs on
-# Fixed loopback ports (the layout docs/deployment.md describes for several hosts).
+# Loopback ports (the layout docs/deployment.md describes for several hosts), each plus the offset.
 etcd_client=(2379 2479 2579); etcd_peer=(2380 2480 2580)
 patroni_rest=(8008 8009 8010); pg_port=(5433 5434 5435)
 haproxy_port=5000; haproxy_stats=7000
 caresync_port=(8081 8082)
+shift_ports() { local -n ports=$1; local i; for i in "${!ports[@]}"; do ports[$i]=$((ports[$i] + offset)); done; }
+for group in etcd_client etcd_peer patroni_rest pg_port haproxy_port haproxy_stats caresync_port; do shift_ports $group; done
 
 # Packages: Debian's patroni (3.0.x), etcd 3.4, HAProxy 2.6, PostgreSQL 15.
 missing=()
@@ -108,7 +123,7 @@ bootstrap:
       use_pg_rewind: true
       use_slots: true
       parameters:
-        synchronous_commit: 'on'
+        synchronous_commit: '$synchronous_commit'
         wal_log_hints: 'on'
         max_connections: 200
         wal_keep_size: 128MB
@@ -210,6 +225,11 @@ for _ in $(seq 1 50); do
 done
 "$pg_bin/psql" -qAt "postgresql://postgres@127.0.0.1:$haproxy_port/postgres" -v ON_ERROR_STOP=1 \
   -c "CREATE ROLE caresync LOGIN" -c "CREATE DATABASE caresync OWNER caresync" >/dev/null || fail "could not create the caresync database through HAProxy"
+actual="$("$pg_bin/psql" -qAt "postgresql://postgres@127.0.0.1:$haproxy_port/postgres" -c 'SHOW synchronous_commit')"
+[ "$actual" = "$synchronous_commit" ] || fail "the leader runs synchronous_commit=$actual, not $synchronous_commit"
+if [ "$synchronous_commit" = local ] || [ "$synchronous_commit" = off ]; then
+  say "WARNING: synchronous_commit=$synchronous_commit: replication is asynchronous, acknowledged writes can be lost"
+fi
 
 # --- CareSync: migrate once, then two instances on the same database, both through HAProxy.
 export CARESYNC_DATABASE_URL="$database_url" CARESYNC_MIGRATIONS_DIRECTORY="$repo/migrations" CARESYNC_LOG_LEVEL="${CARESYNC_LOG_LEVEL:-warning}"
@@ -239,6 +259,10 @@ PATRONI_REST_PORTS="${patroni_rest[*]}"
 PG_PORTS="${pg_port[*]}"
 HAPROXY_PORT=$haproxy_port
 HAPROXY_STATS=http://127.0.0.1:$haproxy_stats/
+CLUSTER_PORT_OFFSET=$offset
+CLUSTER_SYNCHRONOUS_COMMIT=$synchronous_commit
+PG_BIN=$pg_bin
+CARESYNC_MIGRATIONS_DIRECTORY=$repo/migrations
 CLUSTER_URLS="http://127.0.0.1:${caresync_port[0]} http://127.0.0.1:${caresync_port[1]}"
 PATRONICTL="patronictl -c $dir/n1/patroni.yml"
 ENV
