@@ -100,7 +100,8 @@ extension LiveTests {
             }
             let started = clock.now
             async let stopped: Void = server.shutdown(gracePeriod: .seconds(20))
-            #expect(idle.isClosed(within: 1))
+            // At once, not at the 20 s grace period (5 s of room for a loaded machine).
+            #expect(idle.isClosed(within: 5))
             let reply = try busy.read()
             #expect(reply.status == 200)
             #expect(reply.text == "slow")

@@ -8,7 +8,7 @@ import Testing
         (.port, "abc"), (.port, "70000"), (.port, "-1"), (.port, "80.5"), (.port, ""),
         (.host, ""), (.host, "local host"), (.database, "   "), (.migrationsDirectory, ""),
         (.sqliteSynchronous, "sometimes"), (.limitsBodyBytes, "0"), (.limitsBodyBytes, "8MiB"),
-        (.limitsSamplesPerRequest, "0"), (.limitsRequestLineBytes, "10"), (.limitsHeaderBytes, "-5"),
+        (.limitsSamplesPerRequest, "0"), (.limitsReportsPerPatient, "0"), (.limitsRequestLineBytes, "10"), (.limitsHeaderBytes, "-5"),
         (.limitsHeaderCount, "0"), (.timeoutsHeaderReadSeconds, "0"), (.timeoutsBodyReadSeconds, "-1"),
         (.timeoutsIdleSeconds, "nan"), (.timeoutsWriteSeconds, "soon"), (.timeoutsWriteSeconds, "100000"),
         (.workers, "-1"), (.maxConnections, "0"), (.gzipThresholdBytes, "-1"), (.gzipLevel, "0"), (.gzipLevel, "10"),

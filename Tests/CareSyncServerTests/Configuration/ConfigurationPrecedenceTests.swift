@@ -37,7 +37,7 @@ import Testing
         (.host, "0.0.0.0", #""0.0.0.0""#), (.port, "9090", "9090"), (.database, "/data/cs.sqlite", #""/data/cs.sqlite""#),
         (.databaseURL, "postgresql://caresync@db/caresync", #""postgresql://caresync@db/caresync""#),
         (.sqliteSynchronous, "normal", #""normal""#), (.migrationsDirectory, "/app/migrations", #""/app/migrations""#),
-        (.limitsBodyBytes, "1048576", "1048576"), (.limitsSamplesPerRequest, "100", "100"),
+        (.limitsBodyBytes, "1048576", "1048576"), (.limitsSamplesPerRequest, "100", "100"), (.limitsReportsPerPatient, "50", "50"),
         (.limitsRequestLineBytes, "4096", "4096"), (.limitsHeaderBytes, "8192", "8192"), (.limitsHeaderCount, "50", "50"),
         (.timeoutsHeaderReadSeconds, "2.5", "2.5"), (.timeoutsBodyReadSeconds, "7", "7"),
         (.timeoutsIdleSeconds, "15", "15"), (.timeoutsWriteSeconds, "3", "3"), (.workers, "4", "4"),
