@@ -12,7 +12,7 @@ enum Fixtures {
     }
 
     /// The weekly report with six-minute walk tests (day, metres), in Los Angeles time.
-    static func report(version: Int, tests: [(day: String, meters: Double)]) -> Components.Schemas.WeeklyReportDraft {
+    static func report(version: Int64, tests: [(day: String, meters: Double)]) -> Components.Schemas.WeeklyReportDraft {
         .init(syncIdentifier: reportID, syncVersion: version, weekStart: "2020-06-15", timeZone: "America/Los_Angeles",
               samples: tests.map { test in
                   .init(key: test.day, _type: .sixMinuteWalkTestDistance, value: test.meters, unit: "m",
@@ -25,7 +25,7 @@ enum Fixtures {
     static let version2 = report(version: 2, tests: [("2020-06-16", 380), ("2020-06-18", 450), ("2020-06-19", 420)])
 
     /// A half hour of steps on June 18 (UTC) with a sync identifier, and metadata of each value kind.
-    static func steps(_ count: Double, hour: Int, version: Int) -> Components.Schemas.SampleDraft {
+    static func steps(_ count: Double, hour: Int, version: Int64) -> Components.Schemas.SampleDraft {
         let h = hour < 10 ? "0\(hour)" : "\(hour)"
         return .init(_type: .stepCount, value: count, unit: "count",
                      start: instant("2020-06-18T\(h):00:00Z"), end: instant("2020-06-18T\(h):30:00Z"),
