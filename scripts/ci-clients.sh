@@ -27,7 +27,7 @@ fail_on_warnings "$work/swift-build.log" "the Swift clients' build"
 swift_bin="$(swift build --package-path Clients/GeneratedSwift --show-bin-path)"
 
 export CARESYNC_LOG_LEVEL=critical
-token() { "$bin" token create "$@" 2>/dev/null; }
+token() { "$bin" token create "$@" 2>"$work/token.err" || { cat "$work/token.err"; return 1; }; }
 # A patient per story (alice: Swift, carol: Swift idiomatic, bob: Python), each with its own therapist token.
 for p in alice bob carol broken unaudited lapsed; do "$bin" patient create "$p" --time-zone America/Los_Angeles >/dev/null; done
 "$bin" care-team create physio >/dev/null
@@ -37,10 +37,11 @@ idiomatic_therapist="$(token --role therapist --care-team physio --source org.ex
 python_therapist="$(token --role therapist --care-team physio --source org.example.therapist.py)"
 alice_device="$(token --role device --patient alice --source org.example.phone)"
 alice_limited="$(token --role device --patient alice --source org.example.watch)"
-carol_device="$(token --role device --patient carol --source org.example.phone)"
-carol_limited="$(token --role device --patient carol --source org.example.watch)"
-bob_device="$(token --role device --patient bob --source org.example.phone)"
-bob_limited="$(token --role device --patient bob --source org.example.watch)"
+# One writer per source: a device source belongs to one patient's devices (docs/api.md, POST /v1/tokens).
+carol_device="$(token --role device --patient carol --source org.example.carol.phone)"
+carol_limited="$(token --role device --patient carol --source org.example.carol.watch)"
+bob_device="$(token --role device --patient bob --source org.example.bob.phone)"
+bob_limited="$(token --role device --patient bob --source org.example.bob.watch)"
 
 # Fault fixtures, injected into the database as an operator's mistake would be: a sample write for patient
 # `broken` fails inside the store (500), and an access to patient `unaudited` cannot be audited (503).
