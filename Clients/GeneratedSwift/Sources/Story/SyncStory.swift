@@ -6,7 +6,7 @@ import Foundation
     let settings: StorySettings
     let therapist: Client
     let device: Client
-    var patient: Operations.getChanges.Input.Path { .init(patientId: settings.patient) }
+    var patient: GetChanges.Input.Path { .init(patientId: settings.patient) }
     /// The feed anchor the next step reads from.
     var anchor = ""
     /// The June 18 test of version 1.
@@ -86,7 +86,7 @@ import Foundation
     }
 
     func deviceWritesStepsWithSyncIdentifiers() async throws {
-        let path = Operations.postSamples.Input.Path(patientId: settings.patient)
+        let path = PostSamples.Input.Path(patientId: settings.patient)
         let first = try await device.postSamples(path: path, body: .json(.init(samples: [Fixtures.steps(1200, hour: 9, version: 1), Fixtures.steps(800, hour: 10, version: 1)]))).ok.body.json
         try expect(first.results.map(\.outcome) == [.inserted, .inserted], "outcomes \(first.results.map(\.outcome))")
         let second = try await device.postSamples(path: path, body: .json(.init(samples: [Fixtures.steps(1200, hour: 9, version: 1), Fixtures.steps(850, hour: 10, version: 2)]))).ok.body.json

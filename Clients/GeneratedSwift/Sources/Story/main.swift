@@ -9,7 +9,7 @@ do {
     print("caresync-story: \(error)")
     exit(2)
 }
-print("caresync-story against \(settings.url.absoluteString), patient \(settings.patient)")
+print("caresync-story (namingStrategy: \(namingStrategy)) against \(settings.url.absoluteString), patient \(settings.patient)")
 let tally = Tally()
 
 let story = SyncStory(settings: settings)

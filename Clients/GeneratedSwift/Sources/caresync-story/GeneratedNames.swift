@@ -1,17 +1,15 @@
-import Foundation
+// The generated names the shared story (Story/) uses that differ between naming strategies, for this target's
+// configuration: swift-openapi-generator's default `namingStrategy: defensive`, which spells `WWW-Authenticate`
+// `WWW_hyphen_Authenticate`. caresync-story-idiomatic has the same file for `namingStrategy: idiomatic`.
 
-/// A problem response of the generated client, whatever its status: its body and the header fields it declares.
-protocol ProblemAnswer {
-    /// The decoded problem+json body.
-    var problem: Components.Schemas.Problem { get throws }
-    /// The declared header fields, by name.
-    var fields: [String: String] { get }
-}
+/// The configuration's naming strategy, as the story prints it.
+let namingStrategy = "defensive"
 
-extension ProblemAnswer {
-    var fields: [String: String] { [:] }
-}
+/// The operations the story names as types (`Operations.getChanges` here).
+typealias GetChanges = Operations.getChanges
+typealias PostSamples = Operations.postSamples
 
+/// Each problem response: its problem+json body and the header fields it declares.
 extension Components.Responses.BadRequest: ProblemAnswer { var problem: Components.Schemas.Problem { get throws { try body.application_problem_plus_json } } }
 extension Components.Responses.Unauthorized: ProblemAnswer {
     var problem: Components.Schemas.Problem { get throws { try body.application_problem_plus_json } }
@@ -39,11 +37,3 @@ extension Components.Responses.ServiceUnavailable: ProblemAnswer {
     var fields: [String: String] { ["Retry-After": String(headers.Retry_hyphen_After)] }
 }
 extension Components.Responses.HttpVersionNotSupported: ProblemAnswer { var problem: Components.Schemas.Problem { get throws { try body.application_problem_plus_json } } }
-
-/// The output case name swift-openapi-generator gives each problem status.
-let problemCases: [Int: String] = [
-    400: "badRequest", 401: "unauthorized", 403: "forbidden", 404: "notFound", 405: "methodNotAllowed", 408: "requestTimeout",
-    409: "conflict", 410: "gone", 413: "contentTooLarge", 414: "uriTooLong", 415: "unsupportedMediaType", 417: "expectationFailed",
-    422: "unprocessableContent", 429: "tooManyRequests", 431: "requestHeaderFieldsTooLarge", 500: "internalServerError",
-    501: "notImplemented", 503: "serviceUnavailable", 505: "httpVersionNotSupported",
-]

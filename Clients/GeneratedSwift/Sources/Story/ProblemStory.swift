@@ -7,8 +7,8 @@ import HTTPTypes
 @MainActor struct ProblemStory {
     let settings: StorySettings
     let tally: Tally
-    var path: Operations.getChanges.Input.Path { .init(patientId: settings.patient) }
-    var samplesPath: Operations.postSamples.Input.Path { .init(patientId: settings.patient) }
+    var path: GetChanges.Input.Path { .init(patientId: settings.patient) }
+    var samplesPath: PostSamples.Input.Path { .init(patientId: settings.patient) }
     var device: Client { Clients.make(settings.url, token: settings.deviceToken) }
     var therapist: Client { Clients.make(settings.url, token: settings.therapistToken) }
 

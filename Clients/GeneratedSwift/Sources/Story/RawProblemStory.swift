@@ -20,12 +20,12 @@ import Foundation
     var common: [String] { ["Host: \(host):\(port)", "Authorization: Bearer \(settings.deviceToken)", "Connection: close"] }
 
     /// Decodes `captured` as the answer to the change feed.
-    func replayChanges(_ captured: RawResponse) async throws -> Operations.getChanges.Output {
+    func replayChanges(_ captured: RawResponse) async throws -> GetChanges.Output {
         try await Clients.replaying(captured, url: settings.url).getChanges(path: .init(patientId: settings.patient))
     }
 
     /// Decodes `captured` as the answer to a sample upload.
-    func replaySamples(_ captured: RawResponse) async throws -> Operations.postSamples.Output {
+    func replaySamples(_ captured: RawResponse) async throws -> PostSamples.Output {
         try await Clients.replaying(captured, url: settings.url).postSamples(path: .init(patientId: settings.patient), body: .json(.init(samples: [])))
     }
 
