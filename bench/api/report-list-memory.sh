@@ -2,13 +2,13 @@
 # The report list under a flood (issue 25.2): a device posts REPORTS weekly reports of SAMPLES heart rates each, then
 # READERS therapists walk the whole list at once, page by page, ROUNDS times. Prints the server's resident memory
 # (VmRSS at start, after the flood, and its peak while the readers read, sampled every 10 ms), the largest answer, and the peak's growth
-# as a share of the 512 MiB the container runs with. Builds caresync in release mode.
+# as a share of the 512 MiB the container runs with. Builds caresync in release mode (CONFIGURATION=debug: debug).
 #   bench/api/report-list-memory.sh            # 20 reports of 5,000 samples, 8 readers, 3 rounds
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
-swift build -c release --product caresync >/dev/null
-bin="$(swift build -c release --show-bin-path)/caresync"
+swift build -c "${CONFIGURATION:-release}" --product caresync >/dev/null
+bin="$(swift build -c "${CONFIGURATION:-release}" --show-bin-path)/caresync"
 ci_workdir
 export CARESYNC_LOG_LEVEL=warning
 "$bin" patient create alice --time-zone UTC >/dev/null
