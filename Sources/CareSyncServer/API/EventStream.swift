@@ -21,8 +21,6 @@ final class EventStream: Sendable {
     private struct State: Sendable {
         /// Where the next read starts.
         var query: ChangeQuery
-        /// The last anchor handed to the client.
-        var sent: Anchor
         /// The opening event, not yet pulled.
         var opening: [UInt8]?
         /// When the next keep-alive (an anchor event) is due.
@@ -49,7 +47,7 @@ final class EventStream: Sendable {
         self.unit = unit
         self.keepAlive = keepAlive
         end = now + api.limits.streamLifetime
-        state = Mutex(State(query: next, sent: first.anchor, opening: Self.event(for: first, anchor: api.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
+        state = Mutex(State(query: next, opening: Self.event(for: first, anchor: api.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
         api.streams.opened()
         api.metrics.eventStreamOpened()
     }
@@ -96,7 +94,6 @@ final class EventStream: Sendable {
             let page = try await api.readPage(s.query, generation: generation)
             s.query.anchor = page.anchor
             if !page.samples.isEmpty || !page.deletedObjects.isEmpty {
-                s.sent = page.anchor
                 s.tick = now + keepAlive
                 api.metrics.feedPageServed()
                 try await audit(action: "changes.stream.event", count: page.samples.count + page.deletedObjects.count, status: 200)
@@ -106,7 +103,6 @@ final class EventStream: Sendable {
                 // Every keep-alive is an `anchor` event, whether or not changes the caller cannot see moved the
                 // anchor: choosing between an event and a comment would tell that they did. Sealed, it says nothing.
                 s.tick = now + keepAlive
-                s.sent = page.anchor
                 return Self.event(for: page, anchor: api.anchors.encode(page.anchor), unit: unit)
             }
             // Nothing visible: park until a commit for the patient, the next keep-alive, the end of life, the
