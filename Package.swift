@@ -45,25 +45,27 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
-        // The API: controllers, auth, audit, error mapping, buildServer(config).
+        // The backends behind CareSyncCore's `StoreBackend`: open, migrate, back up and check SQLite or PostgreSQL.
+        .target(name: "CareSyncBackends", dependencies: ["CareSyncCore", "CareSyncStore", "CareSyncPostgres"]),
+        // The API: controllers, auth, audit, error mapping, buildServer(config, backend). Store protocols only, never a backend.
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncStore", "CareSyncPostgres", "CareSyncHTTP", "CareSyncParallel", "CCurl",
+            "CareSyncCore", "CareSyncHTTP", "CareSyncWebApp", "CareSyncParallel", "CCurl",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [
-            .embedInCode("OpenAPI/openapi.json"),
-            // The therapist web app, served at `/` (WebApp/WebApp.swift lists each file and its path).
-            .embedInCode("WebApp/index.html"), .embedInCode("WebApp/app.css"), .embedInCode("WebApp/favicon.svg"),
-            .embedInCode("WebApp/app.js"), .embedInCode("WebApp/api.js"), .embedInCode("WebApp/chart.js"),
-            .embedInCode("WebApp/dom.js"), .embedInCode("WebApp/patient.js"), .embedInCode("WebApp/problems.js"),
-            .embedInCode("WebApp/report-editor.js"), .embedInCode("WebApp/time.js"),
-        ]),
-        // The executable only wires.
+        ], resources: [.embedInCode("OpenAPI/openapi.json")]),
+        // The therapist web app, served at `/`: the files of its `Files/` folder, the one list of them (a JS edit
+        // rebuilds nothing, it is only copied).
+        .target(name: "CareSyncWebApp", dependencies: [
+            "CareSyncHTTP",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], resources: [.copy("Files")]),
+        // The executable only wires: it picks the backend and hands it to the API.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer", "CareSyncCore", "CareSyncHTTP", "CMalloc",
+            "CareSyncServer", "CareSyncBackends", "CareSyncCore", "CareSyncHTTP", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -82,7 +84,7 @@ let package = Package(
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
-        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",
+        .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncBackends", "CareSyncWebApp", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",
                                                             "CareSyncReferenceModel", "CareSyncTestSupport"]),
     ]
 )

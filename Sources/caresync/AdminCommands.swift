@@ -1,3 +1,4 @@
+import CareSyncBackends
 import CareSyncCore
 import ArgumentParser
 import CareSyncServer
@@ -10,7 +11,9 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let configuration = try reportingErrors { try global.load() }
-        let applied = try reportingErrors { try migrateDatabase(configuration) }
+        let applied = try reportingErrors {
+            try StoreBackends.chosen(by: configuration.storeSettings).migrate(configuration.storeSettings)
+        }
         print(applied.isEmpty ? "up to date" : "applied \(applied.joined(separator: ", "))")
     }
 }
@@ -112,7 +115,7 @@ struct Backup: ParsableCommand {
 
     func run() throws {
         let configuration = try reportingErrors { try global.load() }
-        try reportingErrors { try backupDatabase(configuration, to: to) }
+        try reportingErrors { try StoreBackends.chosen(by: configuration.storeSettings).backup(configuration.storeSettings, to: to) }
         print("backed up \(configuration.databasePath) to \(to)")
     }
 }
@@ -120,7 +123,7 @@ struct Backup: ParsableCommand {
 /// The operator actions over the configured database (migrated first).
 func adminTool(_ global: GlobalOptions) throws -> AccessAdmin {
     let configuration = try reportingErrors { try global.load() }
-    return try reportingErrors { try makeAccessAdmin(configuration) }
+    return try reportingErrors { AccessAdmin(store: try StoreBackends.open(configuration.storeSettings).access) }
 }
 
 func reportingErrorsFailure(_ message: String) -> ExitCode {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareSyncBackends
 import CareSyncServer
 import Dispatch
 import Foundation
@@ -21,7 +22,10 @@ struct Serve: AsyncParsableCommand {
         let metrics = ServerMetrics()
         Observability.bootstrap(configuration: configuration, metrics: metrics)
         let logger = Logger(label: "caresync")
-        let app = try reportingErrors { try buildServer(configuration, logger: logger, metrics: metrics) }
+        // The executable picks the backend the configuration names; the API only sees its stores.
+        let app = try reportingErrors {
+            try buildServer(configuration, backend: try StoreBackends.open(configuration.storeSettings), logger: logger, metrics: metrics)
+        }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         try await reportingErrors {
             try await app.run { port in

@@ -8,7 +8,7 @@ import Testing
 @Suite struct AuditDurabilityTests {
     /// The audit rows as (action, status, count), oldest first, read straight from the database.
     static func auditRows(_ server: TestServer) throws -> [String] {
-        try server.app.database!.read { db in
+        try server.sqliteDatabase().read { db in
             try db.fetchAll("SELECT action, status, item_count FROM audit_log ORDER BY id", []) { s in
                 "\(s.string(0)) \(s.int64(1)) \(s.int64(2))"
             }
@@ -34,15 +34,15 @@ import Testing
     func aWriteWhoseAuditRecordCannotBeStoredIsNotStored(withIdempotencyKey: Bool) async throws {
         try await TestServer.with { server in
             let t = server.tokens
-            try server.app.database!.write { db in try db.execute("DROP TABLE audit_log") }
+            try server.sqliteDatabase().write { db in try db.execute("DROP TABLE audit_log") }
             let headers = withIdempotencyKey ? [("Idempotency-Key", "k-1")] : []
             let post = try await server.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
                                              json: ["samples": [Fixtures.steps(1)]], headers: headers)
             #expect(post.status == 503)
             post.expectProblem(503, "unavailable")
-            let stored = try server.app.database!.read { db in try db.scalarInt64("SELECT count(*) FROM samples") }
+            let stored = try server.sqliteDatabase().read { db in try db.scalarInt64("SELECT count(*) FROM samples") }
             #expect(stored == 0)
-            let keys = try server.app.database!.read { db in try db.scalarInt64("SELECT count(*) FROM idempotency_records") }
+            let keys = try server.sqliteDatabase().read { db in try db.scalarInt64("SELECT count(*) FROM idempotency_records") }
             #expect(keys == 0)
             let feed = try await server.send("GET", "/v1/patients/alice/changes", token: t.aliceDevice)
             #expect(feed.status == 503)
@@ -62,7 +62,7 @@ import Testing
                 let reply = try await server.send("GET", path, token: t.therapist)
                 #expect(reply.status == 200, "\(path)")
             }
-            try server.app.database!.write { db in try db.execute("DROP TABLE audit_log") }
+            try server.sqliteDatabase().write { db in try db.execute("DROP TABLE audit_log") }
             for path in paths {
                 let reply = try await server.send("GET", path, token: t.therapist)
                 #expect(reply.status == 503, "\(path)")

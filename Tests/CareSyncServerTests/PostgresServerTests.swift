@@ -1,3 +1,4 @@
+import CareSyncBackends
 import CareSyncPostgres
 import Foundation
 import Testing
@@ -24,7 +25,7 @@ struct PostgresServerTests {
     @Test func theStoryRunsOnPostgreSQL() async throws {
         let url = try Self.freshSchemaURL()
         try await TestServer.with(.inMemory, configure: { $0.databaseURL = url }) { server in
-            #expect(server.app.database == nil)
+            #expect(server.app.backend is PostgresBackend)
             let t = server.tokens, reports = "/v1/patients/alice/weekly-reports"
             #expect(try await server.send("GET", "/readyz").status == 200)
             let v1 = try await server.send("POST", reports, token: t.therapist,
@@ -50,15 +51,15 @@ struct PostgresServerTests {
         let url = try Self.freshSchemaURL()
         try await TestServer.with(.inMemory, configure: { $0.databaseURL = url }) { one in
             // The second instance: the same database, its own pool; the fixture's patients exist already.
-            let two = try buildServer({ var c = one.app.configuration; c.port = 0; return c }())
-            defer { Task { await two.shutdown(gracePeriod: .seconds(1)) } }
-            #expect(one.app.api.store.storeID == two.api.store.storeID)
-            let t = one.tokens
-            _ = try await one.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
-                                   json: ["samples": [Fixtures.steps(100, id: "s1", version: 1)]])
-            let page = try two.api.store.changes(.init(patient: "alice", anchor: nil))
-            #expect(page.samples.map(\.value) == [100])
-            #expect(try one.app.api.store.currentAnchor() == page.anchor)
+            try await TestServer.withInstance({ var c = one.app.configuration; c.port = 0; return c }(), start: false) { two, _ in
+                #expect(one.app.api.store.storeID == two.api.store.storeID)
+                let t = one.tokens
+                _ = try await one.send("POST", "/v1/patients/alice/samples", token: t.aliceDevice,
+                                       json: ["samples": [Fixtures.steps(100, id: "s1", version: 1)]])
+                let page = try two.api.store.changes(.init(patient: "alice", anchor: nil))
+                #expect(page.samples.map(\.value) == [100])
+                #expect(try one.app.api.store.currentAnchor() == page.anchor)
+            }
         }
     }
 

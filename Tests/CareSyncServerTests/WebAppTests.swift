@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CareSyncServer
+@testable import CareSyncWebApp
 
 /// The therapist web app's files: served at their paths with validators, `no-cache` and the security headers;
 /// the page has no inline script or style and loads nothing from another origin.

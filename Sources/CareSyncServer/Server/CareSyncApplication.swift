@@ -1,13 +1,12 @@
 import Synchronization
 import CareSyncCore
 import CareSyncHTTP
-import CareSyncPostgres
-import CareSyncStore
+import CareSyncWebApp
 import Foundation
 import Logging
 
-/// The whole server: database, stores, API and HTTP listener, built from one `Configuration`.
-/// `caresync serve` and the tests both make it with `buildServer(_:)`.
+/// The whole server: stores, API and HTTP listener, built from one `Configuration` and the store backend it names.
+/// `caresync serve` and the tests both make it with `buildServer(_:backend:)`.
 public final class CareSyncApplication: Sendable {
     /// The API (handlers, stores).
     public let api: CareSyncAPI
@@ -17,8 +16,8 @@ public final class CareSyncApplication: Sendable {
     /// same pipeline without a socket, for in-memory tests (`InMemoryClient`).
     public let responder: any HTTPResponder
     public let headFilter: any RequestHeadFilter
-    /// The open SQLite database; nil when the stores are on PostgreSQL (`database.url`).
-    public let database: Database?
+    /// The opened store backend the API serves from (SQLite or PostgreSQL: the executable chose it).
+    public let backend: any StoreBackend
     /// The configuration it was built from.
     public let configuration: Configuration
     /// The webhook delivery job, running between `start()` and `shutdown()`.
@@ -32,9 +31,9 @@ public final class CareSyncApplication: Sendable {
     private let jobs = Mutex<Jobs?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, responder: any HTTPResponder, headFilter: any RequestHeadFilter,
-         database: Database?, configuration: Configuration, webhooks: WebhookDispatcher, logger: Logger) {
+         backend: any StoreBackend, configuration: Configuration, webhooks: WebhookDispatcher, logger: Logger) {
         self.api = api; self.http = http; self.responder = responder; self.headFilter = headFilter
-        self.database = database; self.configuration = configuration; self.webhooks = webhooks; self.logger = logger
+        self.backend = backend; self.configuration = configuration; self.webhooks = webhooks; self.logger = logger
     }
 
     /// The whole life of a serving process: starts everything (`start()`), calls `onListening` with the
@@ -90,33 +89,14 @@ public final class CareSyncApplication: Sendable {
     }
 }
 
-/// Opens (creating if needed) and migrates the database the configuration names.
-public func openDatabase(_ configuration: Configuration) throws -> Database {
-    let url = URL(fileURLWithPath: configuration.databasePath)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    var dbConfiguration = Database.Configuration()
-    dbConfiguration.connection.synchronous = switch configuration.sqliteSynchronous {
-    case .off: .off
-    case .normal: .normal
-    case .full, .extra: .full
-    }
-    let database = try StartupCheck.opening(configuration.databasePath) {
-        try Database(path: configuration.databasePath, configuration: dbConfiguration)
-    }
-    try StartupCheck.verifyWritable(database)
-    try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
-    return database
-}
-
-/// Builds the server the configuration describes: opens and migrates the database, wires the stores,
-/// the API and the HTTP listener. Nothing listens until `start()`.
+/// Builds the server the configuration describes over `backend`'s stores (opened and migrated by the caller):
+/// wires the API and the HTTP listener. Nothing listens until `start()`.
 /// `rateLimitClock` is what the rate limiters read (tests freeze it).
-public func buildServer(_ configuration: Configuration, logger: Logger = Logger(label: "caresync"),
+public func buildServer(_ configuration: Configuration, backend: any StoreBackend, logger: Logger = Logger(label: "caresync"),
                         metrics: ServerMetrics = ServerMetrics(),
                         rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
     throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
-    let stores = try openStores(configuration)
     var limits = APILimits()
     limits.maxItemsPerRequest = configuration.limits.samplesPerRequest
     limits.maxReportsPerPatient = configuration.limits.reportsPerPatient
@@ -129,10 +109,10 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
-    let webhooks = WebhookDispatcher(store: stores.webhooks, leases: stores.sync, settings: configuration.webhooks,
-                                     notifier: stores.sync.notifier, metrics: metrics, logger: logger)
+    let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
+                                     notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
-    let api = CareSyncAPI(store: stores.sync, access: stores.access, webhooks: stores.webhooks,
+    let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
@@ -142,33 +122,8 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: headFilter, logger: logger, onRefusal: { metrics.connectionRefused(reason: $0.rawValue) })
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
-    return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, database: stores.sqlite,
+    return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, backend: backend,
                                configuration: configuration, webhooks: webhooks, logger: logger)
-}
-
-/// The stores the configuration names, opened and migrated: PostgreSQL when `database.url` is set, else
-/// the SQLite file (the default).
-func openStores(_ configuration: Configuration)
-    throws -> (sync: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, sqlite: Database?) {
-    if configuration.databaseURL != nil {
-        let store = try openPostgres(configuration)
-        return (store, PostgresAccessStore(database: store.database), PostgresWebhookStore(store: store), nil)
-    }
-    let database = try openDatabase(configuration)
-    return (try SQLiteSyncStore(database: database), SQLiteAccessStore(database: database), SQLiteWebhookStore(database: database),
-            database)
-}
-
-/// Connects to the PostgreSQL database of `database.url` and applies `<migrationsDirectory>/postgresql`.
-public func openPostgres(_ configuration: Configuration) throws -> PostgresSyncStore {
-    guard let url = configuration.databaseURL else { preconditionFailure("openPostgres without database.url") }
-    return try PostgresSyncStore(configuration: PostgresDatabase.Configuration(url: url),
-                                 migrationsDirectory: postgresMigrations(configuration))
-}
-
-/// The PostgreSQL migrations: the `postgresql` folder of the migrations directory.
-func postgresMigrations(_ configuration: Configuration) -> URL {
-    URL(fileURLWithPath: configuration.migrationsDirectory).appendingPathComponent("postgresql")
 }
 
 extension Configuration {
@@ -183,33 +138,4 @@ extension Configuration {
             writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, gzipLevel: Int32(gzipLevel),
             eventLoopCount: workerCount)
     }
-}
-
-/// Applies pending migrations to the configured database; returns the names applied.
-public func migrateDatabase(_ configuration: Configuration) throws -> [String] {
-    if let url = configuration.databaseURL {
-        return try PostgresMigrator(directory: postgresMigrations(configuration))
-            .migrate(PostgresDatabase(PostgresDatabase.Configuration(url: url)))
-    }
-    let url = URL(fileURLWithPath: configuration.databasePath)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let database = try Database(path: configuration.databasePath)
-    return try Migrator(directory: URL(fileURLWithPath: configuration.migrationsDirectory)).migrate(database)
-}
-
-/// Operator actions over the configured database (migrated first).
-public func makeAccessAdmin(_ configuration: Configuration) throws -> AccessAdmin {
-    AccessAdmin(store: try openStores(configuration).access)
-}
-
-/// Copies the configured database to `path` through SQLite's online backup.
-public func backupDatabase(_ configuration: Configuration, to path: String) throws {
-    guard configuration.databaseURL == nil else { throw BackupUnsupported() }
-    let store = try SQLiteSyncStore(database: try openDatabase(configuration))
-    _ = try store.backup(to: path)
-}
-
-/// `caresync backup` copies the SQLite file; a PostgreSQL database has its own tools.
-struct BackupUnsupported: Error, CustomStringConvertible {
-    var description: String { "backup copies the SQLite file; on PostgreSQL use pg_dump or a base backup (pg_basebackup)" }
 }

@@ -1,7 +1,7 @@
 import CareSyncStore
+@testable import CareSyncBackends
 import Foundation
 import Testing
-@testable import CareSyncServer
 
 @Suite struct StartupCheckTests {
     /// A fresh folder with an empty database path in it.

@@ -1,3 +1,4 @@
+import CareSyncBackends
 import CareSyncTestSupport
 import CareSyncCore
 import CareSyncHTTP
@@ -6,7 +7,8 @@ import HTTPTypes
 import Testing
 @testable import CareSyncServer
 
-/// The one test harness of the API: a server built by `buildServer` (as production) on a temporary database, with
+/// The one test harness of the API: a server built by `buildServer` (as production, over the backend the configuration
+/// chooses) on a temporary database, with
 /// two patients, two care teams and a token of every kind the authorization tests need. `.live` serves over a real
 /// socket on a free loopback port; `.inMemory` sends each request through the same pipeline (head filter, router,
 /// web app, access log, problem rendering) without a socket.
@@ -56,7 +58,7 @@ final class TestServer: Sendable {
         configuration.port = 0
         configuration.sqliteSynchronous = .normal
         configure(&configuration)
-        app = try buildServer(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now })
+        app = try Self.build(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now })
 
         let admin = app.api.admin
         let now = Date()
@@ -83,21 +85,31 @@ final class TestServer: Sendable {
         port = mode == .live ? try app.start() : 0
     }
 
-    /// Stops the server and removes its files.
+    /// Builds a server as `caresync serve` does: opens the backend the configuration chooses, then `buildServer`.
+    static func build(_ configuration: Configuration,
+                      rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
+        throws -> CareSyncApplication {
+        try buildServer(configuration, backend: try StoreBackends.open(configuration.storeSettings), rateLimitClock: rateLimitClock)
+    }
+
     /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
     static func with(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
                      configure: (inout Configuration) -> Void = { _ in },
                      _ body: (TestServer) async throws -> Void) async throws {
         let server = try TestServer(mode, rateLimitClock: rateLimitClock, configure: configure)
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await withScoped(server, close: { await $0.stop() }, body)
     }
 
+    /// Runs `body` with a second instance built from `configuration` (started when `start`), and awaits its shutdown
+    /// afterwards, also when `body` throws.
+    static func withInstance(_ configuration: Configuration, start: Bool = true,
+                             _ body: (CareSyncApplication, Int) async throws -> Void) async throws {
+        let app = try build(configuration)
+        let port = start ? try app.start() : 0
+        try await withScoped(app, close: { await $0.shutdown(gracePeriod: .seconds(1)) }) { try await body($0, port) }
+    }
+
+    /// Stops the server and removes its files.
     func stop() async {
         await app.shutdown(gracePeriod: .seconds(2))
         directory.remove()

@@ -18,13 +18,9 @@ struct TwoInstances: Sendable {
     static func with(_ body: (TwoInstances) async throws -> Void) async throws {
         let url = try PostgresServerTests.freshSchemaURL()
         try await TestServer.with(.live, configure: { $0.databaseURL = url }) { one in
-            let two = try buildServer(one.app.configuration)
-            let instances = TwoInstances(one: one, two: two, twoPort: try two.start())
-            do { try await body(instances) } catch {
-                await two.shutdown(gracePeriod: .seconds(2))
-                throw error
+            try await TestServer.withInstance(one.app.configuration) { two, port in
+                try await body(TwoInstances(one: one, two: two, twoPort: port))
             }
-            await two.shutdown(gracePeriod: .seconds(2))
         }
     }
 

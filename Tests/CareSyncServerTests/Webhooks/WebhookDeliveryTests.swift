@@ -22,40 +22,41 @@ import Testing
 
     @Test func aChangeIsPostedSignedWithItsAnchorAndNoSampleValue() async throws {
         let receiver = try WebhookReceiver()
-        defer { Task { await receiver.stop() } }
-        try await TestServer.with(configure: { $0.webhooks.allowPrivateAddresses = true }) { server in
-            let created = try await server.send("POST", "/v1/webhooks", token: server.tokens.admin,
-                                                json: ["url": .string(receiver.url()), "patients": ["alice"]])
-            let id = try #require(created.json["id"]?.stringValue), secret = try #require(created.json["secret"]?.stringValue)
-            var anchors: [String] = []
-            for value in [4242.0, 4343, 4444] {
-                let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                                  json: ["samples": [Fixtures.steps(value)]])
-                anchors.append(try #require(reply.json["anchor"]?.stringValue))
-                // Each change waits for the one before to arrive: a change would otherwise update alice's waiting delivery.
-                try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= anchors.count }
-            }
-            // Bob's change is not for this subscription.
-            _ = try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice, json: ["samples": [Fixtures.steps(1)]])
-            try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 3 }
-            let got = receiver.received
-            #expect(got.count == 3)
-            #expect(got.map(\.sequence) == [1, 2, 3])
-            // The payload's anchor is the write's (answers seal theirs, so compare the positions).
-            let anchorWire = server.app.api.anchors
-            #expect(got.map { $0.json["data"]?["anchor"]?.stringValue.flatMap { try? anchorWire.decode($0) } } == anchors.map { try? anchorWire.decode($0) })
-            #expect(got.allSatisfy { $0.path == "/hook" && $0.headers["content-type"] == "application/json" })
-            #expect(got.allSatisfy { Self.verifies($0, secret: secret) })
-            #expect(got.map { $0.headers["webhook-id"] } == (1...3).map { "msg_\(id)_\($0)" })
-            for r in got {
-                #expect(r.json["type"] == "patient.changed" && r.json["data"]?["patient"] == "alice")
-                #expect(Set(r.json.objectValue?.keys ?? [:].keys) == ["type", "timestamp", "data"])
-                #expect(Set(r.json["data"]?.objectValue?.keys ?? [:].keys) == ["patient", "anchor", "sequence"])
-                let text = String(decoding: r.body, as: UTF8.self)
-                #expect(!text.contains("value") && !text.contains("stepCount"), "\(text)")
-            }
-            try await Eventually.until(deadline: Self.deadline) {
-                try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 3
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            try await TestServer.with(configure: { $0.webhooks.allowPrivateAddresses = true }) { server in
+                let created = try await server.send("POST", "/v1/webhooks", token: server.tokens.admin,
+                                                    json: ["url": .string(receiver.url()), "patients": ["alice"]])
+                let id = try #require(created.json["id"]?.stringValue), secret = try #require(created.json["secret"]?.stringValue)
+                var anchors: [String] = []
+                for value in [4242.0, 4343, 4444] {
+                    let reply = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                                      json: ["samples": [Fixtures.steps(value)]])
+                    anchors.append(try #require(reply.json["anchor"]?.stringValue))
+                    // Each change waits for the one before to arrive: a change would otherwise update alice's waiting delivery.
+                    try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= anchors.count }
+                }
+                // Bob's change is not for this subscription.
+                _ = try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice, json: ["samples": [Fixtures.steps(1)]])
+                try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 3 }
+                let got = receiver.received
+                #expect(got.count == 3)
+                #expect(got.map(\.sequence) == [1, 2, 3])
+                // The payload's anchor is the write's (answers seal theirs, so compare the positions).
+                let anchorWire = server.app.api.anchors
+                #expect(got.map { $0.json["data"]?["anchor"]?.stringValue.flatMap { try? anchorWire.decode($0) } } == anchors.map { try? anchorWire.decode($0) })
+                #expect(got.allSatisfy { $0.path == "/hook" && $0.headers["content-type"] == "application/json" })
+                #expect(got.allSatisfy { Self.verifies($0, secret: secret) })
+                #expect(got.map { $0.headers["webhook-id"] } == (1...3).map { "msg_\(id)_\($0)" })
+                for r in got {
+                    #expect(r.json["type"] == "patient.changed" && r.json["data"]?["patient"] == "alice")
+                    #expect(Set(r.json.objectValue?.keys ?? [:].keys) == ["type", "timestamp", "data"])
+                    #expect(Set(r.json["data"]?.objectValue?.keys ?? [:].keys) == ["patient", "anchor", "sequence"])
+                    let text = String(decoding: r.body, as: UTF8.self)
+                    #expect(!text.contains("value") && !text.contains("stepCount"), "\(text)")
+                }
+                try await Eventually.until(deadline: Self.deadline) {
+                    try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 3
+                }
             }
         }
     }
@@ -69,19 +70,20 @@ import Testing
             default: Response(status: .ok)
             }
         }
-        defer { Task { await receiver.stop() } }
-        let h = try WebhookDispatcherHarness()
-        let subscription = try h.subscribe(receiver.url())
-        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
-        h.dispatcher.start()
-        try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
-        await h.dispatcher.stop()
-        let got = receiver.received
-        #expect(got.map(\.sequence) == [1, 1, 1, 2, 3])
-        #expect(got.map(\.path) == Array(repeating: "/hook", count: 5))
-        #expect(Set(got.prefix(3).map { $0.headers["webhook-id"] }) == ["msg_wh_test_1"])
-        #expect(got.allSatisfy { Self.verifies($0, secret: subscription.secret) })
-        #expect(try h.status()?.failingSince == nil)
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            let h = try WebhookDispatcherHarness()
+            let subscription = try h.subscribe(receiver.url())
+            for patient in ["alice", "bob", "carol"] { try h.change(patient) }
+            h.dispatcher.start()
+            try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
+            await h.dispatcher.stop()
+            let got = receiver.received
+            #expect(got.map(\.sequence) == [1, 1, 1, 2, 3])
+            #expect(got.map(\.path) == Array(repeating: "/hook", count: 5))
+            #expect(Set(got.prefix(3).map { $0.headers["webhook-id"] }) == ["msg_wh_test_1"])
+            #expect(got.allSatisfy { Self.verifies($0, secret: subscription.secret) })
+            #expect(try h.status()?.failingSince == nil)
+        }
     }
 
     @Test func aTimeoutCountsAsAFailure() async throws {
@@ -89,14 +91,15 @@ import Testing
             if index == 0 { try? await Task.sleep(for: .seconds(3)) }
             return Response(status: .noContent)
         }
-        defer { Task { await receiver.stop() } }
-        let h = try WebhookDispatcherHarness(timeout: .seconds(1))
-        try h.subscribe(receiver.url())
-        try h.change()
-        h.dispatcher.start()
-        try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 1 }
-        await h.dispatcher.stop()
-        #expect(receiver.received.map(\.sequence) == [1, 1])
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            let h = try WebhookDispatcherHarness(timeout: .seconds(1))
+            try h.subscribe(receiver.url())
+            try h.change()
+            h.dispatcher.start()
+            try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 1 }
+            await h.dispatcher.stop()
+            #expect(receiver.received.map(\.sequence) == [1, 1])
+        }
     }
 
     @Test func aDeliveryIsGivenUpAfterTheRetryWindowAndTheReceiverSeesTheGap() async throws {
@@ -104,78 +107,82 @@ import Testing
             let sequence = (try? JSONValue.parse(request.body))?["data"]?["sequence"]
             return Response(status: sequence == 1 ? .serviceUnavailable : .noContent)
         }
-        defer { Task { await receiver.stop() } }
-        let h = try WebhookDispatcherHarness()
-        try h.subscribe(receiver.url())
-        try h.change("alice")
-        try h.change("bob")
-        h.dispatcher.start()
-        try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
-        // Still inside the window: sequence 1 is retried and 2 waits behind it.
-        #expect(receiver.received.allSatisfy { $0.sequence == 1 })
-        let failingSince = try #require(try h.status()?.failingSince)
-        h.offset.update { $0 = 72 * 3600 + 1 }
-        try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 2 }
-        await h.dispatcher.stop()
-        let got = receiver.received.map(\.sequence)
-        #expect(got.last == 2 && got.dropLast().allSatisfy { $0 == 1 })
-        let status = try #require(try h.status())
-        #expect(status.failingSince == nil && status.pendingDeliveries == 0 && failingSince <= Date())
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            let h = try WebhookDispatcherHarness()
+            try h.subscribe(receiver.url())
+            try h.change("alice")
+            try h.change("bob")
+            h.dispatcher.start()
+            try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
+            // Still inside the window: sequence 1 is retried and 2 waits behind it.
+            #expect(receiver.received.allSatisfy { $0.sequence == 1 })
+            let failingSince = try #require(try h.status()?.failingSince)
+            h.offset.update { $0 = 72 * 3600 + 1 }
+            try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 2 }
+            await h.dispatcher.stop()
+            let got = receiver.received.map(\.sequence)
+            #expect(got.last == 2 && got.dropLast().allSatisfy { $0 == 1 })
+            let status = try #require(try h.status())
+            #expect(status.failingSince == nil && status.pendingDeliveries == 0 && failingSince <= Date())
+        }
     }
 
     @Test func theDispatcherHoldsEachQueueToTheConfiguredCap() async throws {
         let receiver = try WebhookReceiver { _, _ in Response(status: .serviceUnavailable) }
-        defer { Task { await receiver.stop() } }
-        let h = try WebhookDispatcherHarness(maxPendingDeliveries: 2)
-        try h.subscribe(receiver.url())
-        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
-        h.dispatcher.start()
-        // Alice's is the head (retried: the receiver fails); bob's, the oldest after it, was dropped.
-        try await Eventually.until(deadline: Self.deadline) { try h.status()?.droppedDeliveries == 1 && !receiver.received.isEmpty }
-        await h.dispatcher.stop()
-        #expect(try h.status()?.pendingDeliveries == 2)
-        #expect(Set(receiver.received.map(\.sequence)) == [1])
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            let h = try WebhookDispatcherHarness(maxPendingDeliveries: 2)
+            try h.subscribe(receiver.url())
+            for patient in ["alice", "bob", "carol"] { try h.change(patient) }
+            h.dispatcher.start()
+            // Alice's is the head (retried: the receiver fails); bob's, the oldest after it, was dropped.
+            try await Eventually.until(deadline: Self.deadline) { try h.status()?.droppedDeliveries == 1 && !receiver.received.isEmpty }
+            await h.dispatcher.stop()
+            #expect(try h.status()?.pendingDeliveries == 2)
+            #expect(Set(receiver.received.map(\.sequence)) == [1])
+        }
     }
 
     @Test func theAddressIsCheckedAgainBeforeEveryAttempt() async throws {
         let receiver = try WebhookReceiver()
-        defer { Task { await receiver.stop() } }
-        // The subscription names a loopback URL (as if its name had resolved elsewhere when it was made).
-        let h = try WebhookDispatcherHarness(allowPrivateAddresses: false)
-        try h.subscribe(receiver.url())
-        try h.change()
-        h.dispatcher.start()
-        try await Eventually.until(deadline: Self.deadline) { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
-        await h.dispatcher.stop()
-        #expect(receiver.received.isEmpty)
-        #expect(try h.status()?.failingSince != nil && h.status()?.lastDeliveredSequence == 0)
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            // The subscription names a loopback URL (as if its name had resolved elsewhere when it was made).
+            let h = try WebhookDispatcherHarness(allowPrivateAddresses: false)
+            try h.subscribe(receiver.url())
+            try h.change()
+            h.dispatcher.start()
+            try await Eventually.until(deadline: Self.deadline) { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
+            await h.dispatcher.stop()
+            #expect(receiver.received.isEmpty)
+            #expect(try h.status()?.failingSince != nil && h.status()?.lastDeliveredSequence == 0)
+        }
     }
 
     @Test func pauseQueuesResumeDeliversAndReplayDeliversAgain() async throws {
         let receiver = try WebhookReceiver()
-        defer { Task { await receiver.stop() } }
-        try await TestServer.with(configure: { $0.webhooks.allowPrivateAddresses = true }) { server in
-            let admin = server.tokens.admin
-            let created = try await server.send("POST", "/v1/webhooks", token: admin, json: ["url": .string(receiver.url())])
-            let id = try #require(created.json["id"]?.stringValue)
-            #expect(try await server.send("POST", "/v1/webhooks/\(id)/pause", token: admin).status == 200)
-            // Two patients: two deliveries (a second change of alice would update her waiting one).
-            #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                          json: ["samples": [Fixtures.steps(1)]]).status == 200)
-            #expect(try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice,
-                                          json: ["samples": [Fixtures.steps(2)]]).status == 200)
-            // Fanned out (queued), and not delivered: a paused subscription has no head.
-            try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
-            #expect(try server.app.api.webhooks.heads().isEmpty && receiver.received.isEmpty)
-            let resumed = try await server.send("POST", "/v1/webhooks/\(id)/resume", token: admin)
-            #expect(resumed.status == 200 && resumed.json["paused"] == false)
-            try await Eventually.until(deadline: Self.deadline) { receiver.received.count == 2 }
-            try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 2 }
-            let replay = try await server.send("POST", "/v1/webhooks/\(id)/replay", token: admin, json: ["fromSequence": 1])
-            #expect(replay.status == 200 && replay.json["requeued"] == 2, "\(replay.text)")
-            try await Eventually.until(deadline: Self.deadline) { receiver.received.count == 4 }
-            #expect(receiver.received.map(\.sequence) == [1, 2, 1, 2])
-            #expect(receiver.received.map { $0.headers["webhook-id"] } == ["msg_\(id)_1", "msg_\(id)_2", "msg_\(id)_1", "msg_\(id)_2"])
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            try await TestServer.with(configure: { $0.webhooks.allowPrivateAddresses = true }) { server in
+                let admin = server.tokens.admin
+                let created = try await server.send("POST", "/v1/webhooks", token: admin, json: ["url": .string(receiver.url())])
+                let id = try #require(created.json["id"]?.stringValue)
+                #expect(try await server.send("POST", "/v1/webhooks/\(id)/pause", token: admin).status == 200)
+                // Two patients: two deliveries (a second change of alice would update her waiting one).
+                #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
+                                              json: ["samples": [Fixtures.steps(1)]]).status == 200)
+                #expect(try await server.send("POST", "/v1/patients/bob/samples", token: server.tokens.bobDevice,
+                                              json: ["samples": [Fixtures.steps(2)]]).status == 200)
+                // Fanned out (queued), and not delivered: a paused subscription has no head.
+                try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.pendingDeliveries == 2 }
+                #expect(try server.app.api.webhooks.heads().isEmpty && receiver.received.isEmpty)
+                let resumed = try await server.send("POST", "/v1/webhooks/\(id)/resume", token: admin)
+                #expect(resumed.status == 200 && resumed.json["paused"] == false)
+                try await Eventually.until(deadline: Self.deadline) { receiver.received.count == 2 }
+                try await Eventually.until(deadline: Self.deadline) { try server.app.api.webhooks.subscription(id: id)?.lastDeliveredSequence == 2 }
+                let replay = try await server.send("POST", "/v1/webhooks/\(id)/replay", token: admin, json: ["fromSequence": 1])
+                #expect(replay.status == 200 && replay.json["requeued"] == 2, "\(replay.text)")
+                try await Eventually.until(deadline: Self.deadline) { receiver.received.count == 4 }
+                #expect(receiver.received.map(\.sequence) == [1, 2, 1, 2])
+                #expect(receiver.received.map { $0.headers["webhook-id"] } == ["msg_\(id)_1", "msg_\(id)_2", "msg_\(id)_1", "msg_\(id)_2"])
+            }
         }
     }
 

@@ -20,61 +20,65 @@ import Testing
     @Test func aNameTheSystemCannotResolveIsDeliveredToTheAddressTheCheckAnswered() async throws {
         if case .success(let found) = WebhookAddressGuard.system("hook.rebind.test") { Issue.record("resolves: \(found)"); return }
         let receiver = try WebhookReceiver()
-        defer { Task { await receiver.stop() } }
-        let lookups = Shared(0)
-        let h = try WebhookDispatcherHarness(resolve: Self.resolver("hook.rebind.test", lookups: lookups) { _ in [127, 0, 0, 1] })
-        try h.subscribe("http://hook.rebind.test:\(receiver.port)/hook")
-        try h.change()
-        h.dispatcher.start()
-        try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 1 }
-        await h.dispatcher.stop()
-        #expect(receiver.received.map(\.sequence) == [1])
-        // The name is still the one the request carries (and, over HTTPS, the one SNI and the certificate check use).
-        #expect(receiver.received.first?.headers["host"] == "hook.rebind.test:\(receiver.port)")
-        #expect(lookups.current == 1)
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            let lookups = Shared(0)
+            let h = try WebhookDispatcherHarness(resolve: Self.resolver("hook.rebind.test", lookups: lookups) { _ in [127, 0, 0, 1] })
+            try h.subscribe("http://hook.rebind.test:\(receiver.port)/hook")
+            try h.change()
+            h.dispatcher.start()
+            try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 1 }
+            await h.dispatcher.stop()
+            #expect(receiver.received.map(\.sequence) == [1])
+            // The name is still the one the request carries (and, over HTTPS, the one SNI and the certificate check use).
+            #expect(receiver.received.first?.headers["host"] == "hook.rebind.test:\(receiver.port)")
+            #expect(lookups.current == 1)
+        }
     }
 
     @Test func eachAttemptConnectsOnlyToTheAddressItsOwnLookupAnswered() async throws {
         // Two receivers on one port: 127.0.0.1 and 127.0.0.2. The name's answer alternates between them.
         let first = try WebhookReceiver()
-        defer { Task { await first.stop() } }
-        let second = try WebhookReceiver(host: "127.0.0.2", port: first.port)
-        defer { Task { await second.stop() } }
-        let lookups = Shared(0)
-        let h = try WebhookDispatcherHarness(resolve: Self.resolver("hook.rebind.test", lookups: lookups) { n in
-            n % 2 == 0 ? [127, 0, 0, 1] : [127, 0, 0, 2]
-        })
-        try h.subscribe("http://hook.rebind.test:\(first.port)/hook")
-        for patient in ["alice", "bob", "carol"] { try h.change(patient) }
-        h.dispatcher.start()
-        try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 3 }
-        await h.dispatcher.stop()
-        // One lookup per attempt, and each attempt went where its own lookup said.
-        #expect(lookups.current == 3)
-        #expect(first.received.map(\.sequence) == [1, 3])
-        #expect(second.received.map(\.sequence) == [2])
+        try await withScoped(first, close: { await $0.stop() }) { first in
+            let second = try WebhookReceiver(host: "127.0.0.2", port: first.port)
+            try await withScoped(second, close: { await $0.stop() }) { second in
+                let lookups = Shared(0)
+                let h = try WebhookDispatcherHarness(resolve: Self.resolver("hook.rebind.test", lookups: lookups) { n in
+                    n % 2 == 0 ? [127, 0, 0, 1] : [127, 0, 0, 2]
+                })
+                try h.subscribe("http://hook.rebind.test:\(first.port)/hook")
+                for patient in ["alice", "bob", "carol"] { try h.change(patient) }
+                h.dispatcher.start()
+                try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 3 }
+                await h.dispatcher.stop()
+                // One lookup per attempt, and each attempt went where its own lookup said.
+                #expect(lookups.current == 3)
+                #expect(first.received.map(\.sequence) == [1, 3])
+                #expect(second.received.map(\.sequence) == [2])
+            }
+        }
     }
 
     @Test func aNameThatRebindsInsideNeverReachesTheInternalService() async throws {
         // The internal service listens on 127.0.0.1, where the system resolves `localhost`. The attacker's name answers
         // a public address to the check (192.0.2.1, nothing listens there) and a loopback one after that.
         let inside = try WebhookReceiver()
-        defer { Task { await inside.stop() } }
-        let lookups = Shared(0)
-        let h = try WebhookDispatcherHarness(allowPrivateAddresses: false, timeout: .seconds(1),
-                                             resolve: Self.resolver("localhost", lookups: lookups) { n in
-            n == 0 ? [192, 0, 2, 1] : [127, 0, 0, 1]
-        })
-        try h.subscribe("http://localhost:\(inside.port)/hook")
-        try h.change()
-        h.dispatcher.start()
-        // The first attempt is pinned to 192.0.2.1 and fails; the second check sees 127.0.0.1 and refuses.
-        try await Eventually.until(deadline: WebhookDeliveryTests.deadline) {
-            try h.status()?.lastDeliveredSequence == 1 || (try h.webhooks.heads().first?.attempts ?? 0) >= 2
+        try await withScoped(inside, close: { await $0.stop() }) { inside in
+            let lookups = Shared(0)
+            let h = try WebhookDispatcherHarness(allowPrivateAddresses: false, timeout: .seconds(1),
+                                                 resolve: Self.resolver("localhost", lookups: lookups) { n in
+                n == 0 ? [192, 0, 2, 1] : [127, 0, 0, 1]
+            })
+            try h.subscribe("http://localhost:\(inside.port)/hook")
+            try h.change()
+            h.dispatcher.start()
+            // The first attempt is pinned to 192.0.2.1 and fails; the second check sees 127.0.0.1 and refuses.
+            try await Eventually.until(deadline: WebhookDeliveryTests.deadline) {
+                try h.status()?.lastDeliveredSequence == 1 || (try h.webhooks.heads().first?.attempts ?? 0) >= 2
+            }
+            await h.dispatcher.stop()
+            #expect(inside.received.isEmpty)
+            #expect(try h.status()?.lastDeliveredSequence == 0)
         }
-        await h.dispatcher.stop()
-        #expect(inside.received.isEmpty)
-        #expect(try h.status()?.lastDeliveredSequence == 0)
     }
 
     @Test func theResolveEntryPinsANameAndLeavesLiteralsAlone() {

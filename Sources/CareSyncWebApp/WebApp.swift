@@ -1,31 +1,35 @@
 import CareSyncHTTP
+import Foundation
 import HTTPTypes
 
-/// The therapist web app (issue 15): static files embedded at build time, served at `/` with validators,
+/// The therapist web app (issue 15): the static files of `Files/`, read from the resource bundle at start, served at `/` with validators,
 /// `Cache-Control: no-cache` and a strict Content-Security-Policy. It talks to the API from the same origin.
 public enum WebApp {
     /// No inline script or style, nothing from another origin, no framing.
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-    /// Every file of the app.
-    static let assets: [WebAppAsset] = [
-        WebAppAsset(path: "/", contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html),
-        WebAppAsset(path: "/app.css", contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
-        WebAppAsset(path: "/favicon.svg", contentType: "image/svg+xml", bytes: PackageResources.favicon_svg),
-        script("/app.js", PackageResources.app_js),
-        script("/api.js", PackageResources.api_js),
-        script("/chart.js", PackageResources.chart_js),
-        script("/dom.js", PackageResources.dom_js),
-        script("/patient.js", PackageResources.patient_js),
-        script("/problems.js", PackageResources.problems_js),
-        script("/report-editor.js", PackageResources.report_editor_js),
-        script("/time.js", PackageResources.time_js),
-    ]
+    /// Every file of the app: each file of `Files/` (copied into the resource bundle), read once, served at `/` plus its
+    /// name (`index.html` at `/`). The folder is the one list: a file added there is served.
+    static let assets: [WebAppAsset] = {
+        guard let folder = Bundle.module.url(forResource: "Files", withExtension: nil),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            preconditionFailure("the web app's files are not in the resource bundle")
+        }
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { name in
+            guard let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
+                  let type = contentTypes[(name as NSString).pathExtension] else {
+                preconditionFailure("the web app's file \(name) cannot be served")
+            }
+            return WebAppAsset(path: name == "index.html" ? "/" : "/" + name, contentType: type, bytes: [UInt8](bytes))
+        }
+    }()
 
-    private static func script(_ path: String, _ bytes: [UInt8]) -> WebAppAsset {
-        WebAppAsset(path: path, contentType: "text/javascript; charset=utf-8", bytes: bytes)
-    }
+    /// The `Content-Type` of each kind of file the app has, by extension.
+    static let contentTypes = [
+        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
+        "js": "text/javascript; charset=utf-8",
+    ]
 
     /// Adds a GET (and so HEAD) route for every file of the app.
     public static func register(on router: inout Router) {
