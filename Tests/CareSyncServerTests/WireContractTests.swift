@@ -186,7 +186,7 @@ import Testing
     ])
     func anEventStreamOnlyWhenTheClientPrefersOne(accept: String, streams: Bool) {
         let request = Request(method: .get, target: "/v1/patients/alice/changes", headers: [.accept: accept])
-        #expect(CareSyncAPI.wantsEventStream(request) == streams)
+        #expect(FeedController.wantsEventStream(request) == streams)
     }
 }
 

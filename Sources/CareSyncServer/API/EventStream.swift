@@ -27,7 +27,8 @@ final class EventStream: Sendable {
         var tick: ContinuousClock.Instant
     }
     private let state: Mutex<State>
-    private let api: CareSyncAPI
+    private let reader: ChangeReader
+    private let audit: AuditLog
     private let principal: Principal
     private let patient: String
     private let unit: HealthUnit?
@@ -36,26 +37,27 @@ final class EventStream: Sendable {
 
     /// A stream of `principal` that opens with `first` (read from `query.anchor`) and goes on after its anchor;
     /// it holds one of the principal's `tokenWaits` places (taken by the caller) and gives it back when it ends.
-    init(api: CareSyncAPI, principal: Principal, query: ChangeQuery, first: ChangeSet, unit: HealthUnit?) {
+    init(reader: ChangeReader, audit: AuditLog, principal: Principal, query: ChangeQuery, first: ChangeSet, unit: HealthUnit?) {
         let now = ContinuousClock.now
-        let keepAlive = api.limits.streamKeepAlive
+        let keepAlive = reader.limits.streamKeepAlive
         var next = query
         next.anchor = first.anchor
-        self.api = api
+        self.reader = reader
+        self.audit = audit
         self.principal = principal
         patient = query.patient
         self.unit = unit
         self.keepAlive = keepAlive
-        end = now + api.limits.streamLifetime
-        state = Mutex(State(query: next, opening: Self.event(for: first, anchor: api.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
-        api.streams.opened()
-        api.metrics.eventStreamOpened()
+        end = now + reader.limits.streamLifetime
+        state = Mutex(State(query: next, opening: Self.event(for: first, anchor: reader.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
+        reader.streams.opened()
+        reader.metrics.eventStreamOpened()
     }
 
     deinit {
-        api.tokenWaits.leave(principal.tokenID)
-        api.streams.closed()
-        api.metrics.eventStreamClosed()
+        reader.tokenWaits.leave(principal.tokenID)
+        reader.streams.closed()
+        reader.metrics.eventStreamClosed()
     }
 
     /// The body: events pulled one by one until the stream ends.
@@ -83,40 +85,40 @@ final class EventStream: Sendable {
         defer { state.withLock { $0 = s } }
         while true {
             let now = ContinuousClock.now
-            guard !Task.isCancelled, !api.streams.isStopping, now < end else { return nil }
+            guard !Task.isCancelled, !reader.streams.isStopping, now < end else { return nil }
             // Made before the token is read, so a revocation after the read still wakes the wait below.
-            let tag = api.notifier.tag(principal.tokenID)
-            guard try await api.tokenStillValid(principal) else {
-                try await audit(action: "changes.stream.end", count: 0, status: 401)
+            let tag = reader.notifier.tag(principal.tokenID)
+            guard try await reader.tokens.stillValid(principal) else {
+                try await record(action: "changes.stream.end", count: 0, status: 401)
                 return nil
             }
-            let generation = api.notifier.generation(of: patient)
-            let page = try await api.readPage(s.query, generation: generation)
+            let generation = reader.notifier.generation(of: patient)
+            let page = try await reader.readPage(s.query, generation: generation)
             s.query.anchor = page.anchor
             if !page.samples.isEmpty || !page.deletedObjects.isEmpty {
                 s.tick = now + keepAlive
-                api.metrics.feedPageServed()
-                try await audit(action: "changes.stream.event", count: page.samples.count + page.deletedObjects.count, status: 200)
-                return Self.event(for: page, anchor: api.anchors.encode(page.anchor), unit: unit)
+                reader.metrics.feedPageServed()
+                try await record(action: "changes.stream.event", count: page.samples.count + page.deletedObjects.count, status: 200)
+                return Self.event(for: page, anchor: reader.anchors.encode(page.anchor), unit: unit)
             }
             if now >= s.tick {
                 // Every keep-alive is an `anchor` event, whether or not changes the caller cannot see moved the
                 // anchor: choosing between an event and a comment would tell that they did. Sealed, it says nothing.
                 s.tick = now + keepAlive
-                return Self.event(for: page, anchor: api.anchors.encode(page.anchor), unit: unit)
+                return Self.event(for: page, anchor: reader.anchors.encode(page.anchor), unit: unit)
             }
             // Nothing visible: park until a commit for the patient, the next keep-alive, the end of life, the
             // token's expiry or its revocation here.
-            let left = api.parkingTime(principal, limit: now.duration(to: min(s.tick, end)))
-            api.streams.parking(true)
-            _ = await api.notifier.wait(for: patient, after: generation, timeout: left, tag: tag)
-            api.streams.parking(false)
+            let left = reader.tokens.parkingTime(principal, limit: now.duration(to: min(s.tick, end)))
+            reader.streams.parking(true)
+            _ = await reader.notifier.wait(for: patient, after: generation, timeout: left, tag: tag)
+            reader.streams.parking(false)
         }
     }
 
     /// Stores the audit record of one step of this stream before it is sent.
-    private func audit(action: String, count: Int, status: Int) async throws {
+    private func record(action: String, count: Int, status: Int) async throws {
         let scope = AuditScope(principal: principal, patient: patient, action: action)
-        try await api.audit.commit(scope.record(count: count, status: status, time: api.clock()))
+        try await audit.commit(scope.record(count: count, status: status, time: reader.tokens.clock()))
     }
 }

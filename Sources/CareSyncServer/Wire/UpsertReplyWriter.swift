@@ -1,6 +1,6 @@
 import CareSyncCore
 
-/// Writes the answer to `POST …/samples` straight to bytes: the same JSON as `CareSyncAPI.encode` (keys
+/// Writes the answer to `POST …/samples` straight to bytes: the same JSON as `SamplesController` (keys
 /// sorted), without a dictionary per item — a 5,000-sample batch answers with 5,000 results.
 enum UpsertReplyWriter {
     /// `{"anchor": …, "results": [{"index", "outcome", "reason"?, "uuid"}, …]}`.

@@ -1,6 +1,26 @@
+import CareSyncCore
 import CareSyncHTTP
 import HTTPTypes
-extension CareSyncAPI {
+import Logging
+
+/// Operations: liveness, readiness, metrics and the OpenAPI document; no authentication, no audit.
+struct OperationsController: Sendable {
+    let store: any SyncStore
+    let executor: BlockingExecutor
+    let readiness: @Sendable () -> Bool
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Its endpoints.
+    var routes: [APIRoute] {
+        [
+            APIRoute(.get, "/healthz", healthz),
+            APIRoute(.get, "/readyz", readyz),
+            APIRoute(.get, "/metrics", metricsText),
+            APIRoute(.get, "/openapi.json", openAPI),
+        ]
+    }
+
     /// GET /healthz: the process is up.
     func healthz(_ request: Request, _ context: APIContext) async throws -> Response { .json(["status": "ok"] as JSONValue) }
 

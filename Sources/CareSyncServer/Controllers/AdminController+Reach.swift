@@ -2,37 +2,42 @@ import CareSyncHTTP
 import CareSyncCore
 import Foundation
 
-extension CareSyncAPI {
+extension AdminController {
+    /// Its endpoints for every role.
+    var callerRoutes: [APIRoute] {
+        [APIRoute(.get, "/v1/whoami", whoami)]
+    }
+
     /// GET /v1/patients for a therapist (the patients of its care teams) or a device (its one patient).
     func listPatientsInReach(_ principal: Principal) async throws -> Response {
         let scope = AuditScope(principal: principal, patient: nil, action: "patients.list")
         let access = self.access
         let list: [PatientRecord]
         do {
-            list = try await blocking { try Self.patientsInReach(of: principal, in: access) }
+            list = try await calls.blocking { try Self.patientsInReach(of: principal, in: access) }
         } catch {
-            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await gate.audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
             throw error
         }
-        try await audit.commit(scope.record(count: list.count, status: 200, time: clock()))
-        return Response.json(["patients": .array(list.map(Self.encode))])
+        try await gate.audit.commit(scope.record(count: list.count, status: 200, time: clock()))
+        return Response.json(["patients": .array(list.map(AccessWire.encode))])
     }
 
     /// GET /v1/patients/{patientId} for a therapist or a device: the patient when in reach, else 404 (as every patient path).
     func readPatientInReach(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScoped(request, context, action: "patients.read") { _, patient in
+        try await gate.patientScoped(request, context, action: "patients.read") { _, patient in
             let access = self.access
-            guard let record = try await self.blocking({ try access.patient(id: patient) }) else {
+            guard let record = try await self.calls.blocking({ try access.patient(id: patient) }) else {
                 throw HTTPError.notFound("No such patient.")
             }
-            return (Response.json(Self.encode(record)), 1)
+            return (Response.json(AccessWire.encode(record)), 1)
         }
     }
 
     /// GET /v1/whoami: the caller's own token record (no secret), so a client can tell its role, source and reach.
     func whoami(_ request: Request, _ context: APIContext) async throws -> Response {
-        let principal = try await authenticate(request, context)
-        return Response.json(Self.encode(principal.token))
+        let principal = try await gate.authenticate(request, context)
+        return Response.json(AccessWire.encode(principal.token))
     }
 
     /// The patients `principal` reaches, by id.

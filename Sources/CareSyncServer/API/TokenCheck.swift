@@ -1,21 +1,27 @@
+import CareSyncCore
 import CareSyncHTTP
 import Foundation
-import CareSyncCore
 
-extension CareSyncAPI {
+/// Whether a token authenticated earlier still grants access, read again from its stored record (a revocation by
+/// another instance or by the command line counts too), and how long its waits may park.
+struct TokenCheck: Sendable {
+    let access: any AccessStore
+    let calls: StoreCalls
+    let clock: @Sendable () -> Date
+
     /// Whether `principal`'s token still grants access: its stored record is neither revoked nor expired now.
-    /// One read by primary key, so a revocation by another instance or by the command line counts too.
-    func tokenStillValid(_ principal: Principal) async throws -> Bool {
+    /// One read by primary key.
+    func stillValid(_ principal: Principal) async throws -> Bool {
         let now = clock()
         if let expires = principal.token.expiresAt, expires <= now { return false }
         let access = self.access, id = principal.tokenID
-        guard let record = try await blocking({ try access.token(id: id) }), record.revokedAt == nil else { return false }
+        guard let record = try await calls.blocking({ try access.token(id: id) }), record.revokedAt == nil else { return false }
         return record.expiresAt.map { $0 > now } ?? true
     }
 
     /// 401 `unauthorized` when `principal`'s token was revoked or expired since the request was authenticated.
-    func requireTokenStillValid(_ principal: Principal) async throws {
-        guard try await tokenStillValid(principal) else {
+    func requireStillValid(_ principal: Principal) async throws {
+        guard try await stillValid(principal) else {
             throw HTTPError.invalidToken("The token was revoked or has expired.")
         }
     }
@@ -27,8 +33,8 @@ extension CareSyncAPI {
         return max(0, min(left, expires.timeIntervalSince(clock())))
     }
 
-    /// Ends the parked long polls and open event streams of a token just revoked on this instance.
-    func tokenRevoked(_ id: String) {
-        notifier.interrupt(id)
+    /// A duration as seconds.
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

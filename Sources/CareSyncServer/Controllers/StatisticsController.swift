@@ -2,10 +2,26 @@ import CareSyncHTTP
 import CareSyncCore
 import Foundation
 
-extension CareSyncAPI {
+/// Statistics: `HKStatisticsCollectionQuery` on the server, and which of its buckets changed since an anchor.
+struct StatisticsController: Sendable {
+    let gate: AccessGate
+    let store: any SyncStore
+    let calls: StoreCalls
+    let anchors: AnchorWire
+    /// The page size of the change reads that find the touched buckets.
+    let pageLimit: Int
+
+    /// Its endpoints.
+    var routes: [APIRoute] {
+        [
+            APIRoute(.get, "/v1/patients/{patientId}/statistics", getStatistics),
+            APIRoute(.get, "/v1/patients/{patientId}/statistics/changes", getStatisticsChanges),
+        ]
+    }
+
     /// GET /v1/patients/{patientId}/statistics: `HKStatisticsCollectionQuery` on the server.
     func getStatistics(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScoped(request, context, action: "statistics.read") { principal, patient in
+        try await gate.patientScoped(request, context, action: "statistics.read") { principal, patient in
             var query = try Self.statisticsQuery(request)
             // A type the caller may not read answers as if it had no samples, as HealthKit hides read denial.
             if !principal.mayRead(query.type) { query.sources = [] }
@@ -13,8 +29,8 @@ extension CareSyncAPI {
             query.correlations = principal.readableCorrelations(of: query.type)
             let q = query
             let store = self.store
-            let collection = try await self.blocking { try store.statistics(patient: patient, query: q) }
-            return (Response.json(Self.encode(collection)), collection.buckets.count)
+            let collection = try await self.calls.blocking { try store.statistics(patient: patient, query: q) }
+            return (Response.json(StatisticsWire.encode(collection)), collection.buckets.count)
         }
     }
 
@@ -58,37 +74,5 @@ extension CareSyncAPI {
         return StatisticsQuery(type: type, start: start, end: end, interval: interval, anchorDate: anchorDate, timeZone: timeZone,
                                options: options, unit: unit, excludeUserEntered: excludeUserEntered,
                                sources: list("sources").map(Set.init), priority: list("priority") ?? [])
-    }
-
-    static func encode(_ c: StatisticsCollection) -> JSONValue {
-        func figures(_ v: StatisticsValues, into o: inout [String: JSONValue]) {
-            if c.options.contains(.cumulativeSum) { o["sum"] = .optional(v.sum) }
-            if c.options.contains(.discreteAverage) { o["average"] = .optional(v.average) }
-            if c.options.contains(.discreteMin) { o["min"] = .optional(v.minimum) }
-            if c.options.contains(.discreteMax) { o["max"] = .optional(v.maximum) }
-            if c.options.contains(.mostRecent) { o["mostRecent"] = .optional(v.mostRecent) }
-            if c.options.contains(.durationByValue) {
-                // One entry per value that occurs, by value, with HealthKit's name for it.
-                let names = Dictionary(uniqueKeysWithValues: c.type.definition.values.map { ($0.value, $0.name) })
-                o["durations"] = .array((v.durations ?? [:]).sorted { $0.key < $1.key }.map { value, duration in
-                    ["value": .number(Double(value)), "name": .optional(names[value]), "duration": .number(duration)]
-                })
-            }
-        }
-        return [
-            "type": .string(c.type.rawValue), "unit": .string(c.unit.symbol),
-            "buckets": .array(c.buckets.map { b in
-                var o: [String: JSONValue] = ["start": .string(RFC3339.format(b.start)), "end": .string(RFC3339.format(b.end))]
-                figures(b.values, into: &o)
-                if let sources = b.sources {
-                    o["sources"] = .array(sources.map { s in
-                        var so: [String: JSONValue] = ["source": .string(s.source)]
-                        figures(s.values, into: &so)
-                        return .object(so)
-                    })
-                }
-                return .object(o)
-            }),
-        ]
     }
 }

@@ -2,17 +2,33 @@ import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
-extension CareSyncAPI {
+/// Samples: upserts and deletions of one patient's samples, each one keyed write (`KeyedWriter`).
+struct SamplesController: Sendable {
+    let gate: AccessGate
+    let keyedWriter: KeyedWriter
+    let anchors: AnchorWire
+    let metrics: ServerMetrics
+    let clock: @Sendable () -> Date
+    let maxItemsPerRequest: Int
+
+    /// Its endpoints.
+    var routes: [APIRoute] {
+        [
+            APIRoute(.post, "/v1/patients/{patientId}/samples", postSamples),
+            APIRoute(.post, "/v1/patients/{patientId}/samples/delete", deleteSamples),
+        ]
+    }
+
     /// POST /v1/patients/{patientId}/samples: one transaction; 422 with every bad index, nothing stored.
     func postSamples(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScopedWrite(request, context, action: "samples.upsert") { principal, patient, audit in
-            let body = try self.jsonBody(request)
+        try await gate.patientScopedWrite(request, context, action: "samples.upsert") { principal, patient, audit in
+            let body = try request.jsonBody()
             guard let object = body.objectValue else { throw HTTPError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
             guard let items = object["samples"]?.arrayValue else {
                 throw HTTPError.validation([ValidationProblem(index: nil, field: "samples", message: "an array of samples is required")])
             }
-            guard items.count <= self.limits.maxItemsPerRequest else {
-                throw HTTPError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) samples per request; nothing was stored.")
+            guard items.count <= self.maxItemsPerRequest else {
+                throw HTTPError.payloadTooLarge("At most \(self.maxItemsPerRequest) samples per request; nothing was stored.")
             }
             var problems: [ValidationProblem] = []
             var decoded: [SampleInput] = []
@@ -22,9 +38,9 @@ extension CareSyncAPI {
                 if let input = SampleWire.decode(item, index: i, options: options, problems: &problems) { decoded.append(input) }
             }
             guard problems.isEmpty else { throw HTTPError.validation(problems) }
-            try self.requireWritable(decoded.map(\.type), principal: principal)
+            try principal.requireWritable(decoded.map(\.type))
             let inputs = decoded, source = principal.source, now = self.clock()
-            let reply = try await self.keyedWrite(request, principal: principal, operation: "samples", audit: audit, count: items.count,
+            let reply = try await self.keyedWriter.write(request, principal: principal, operation: "samples", audit: audit, count: items.count,
                 writer: { w in
                     let results = try w.upsert(inputs, patient: patient, source: source, now: now)
                     return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
@@ -50,6 +66,7 @@ extension CareSyncAPI {
         ])
     }
 
+    /// Counts the ingested samples by outcome.
     func recordOutcomes(_ results: [UpsertItemResult]) {
         var inserted = 0, replaced = 0, ignored = 0
         for r in results {
@@ -64,19 +81,10 @@ extension CareSyncAPI {
         metrics.recordSamplesIngested(ignored, outcome: "ignored")
     }
 
-    /// 403 naming every item of a type the token may not write.
-    func requireWritable(_ types: [SampleType], principal: Principal) throws {
-        let denied = types.enumerated().filter { !principal.mayWrite($0.element) }
-        guard denied.isEmpty else {
-            throw HTTPError.forbidden("This token may not write some of these types; nothing was stored.",
-                errors: denied.map { ValidationProblem(index: $0.offset, field: "type", message: "this token may not write \($0.element.rawValue)") })
-        }
-    }
-
     /// POST /v1/patients/{patientId}/samples/delete: own source only; every deletion leaves a tombstone.
     func deleteSamples(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScopedWrite(request, context, action: "samples.delete") { principal, patient, audit in
-            let body = try self.jsonBody(request)
+        try await gate.patientScopedWrite(request, context, action: "samples.delete") { principal, patient, audit in
+            let body = try request.jsonBody()
             guard let object = body.objectValue else { throw HTTPError.validation([ValidationProblem(index: nil, field: "", message: "the body must be a JSON object")]) }
             var problems: [ValidationProblem] = []
             var uuids: [UUID] = []
@@ -96,11 +104,11 @@ extension CareSyncAPI {
                 problems.append(ValidationProblem(index: nil, field: "uuids", message: "give uuids and/or syncIdentifiers"))
             }
             guard problems.isEmpty else { throw HTTPError.validation(problems) }
-            guard uuids.count + identifiers.count <= self.limits.maxItemsPerRequest else {
-                throw HTTPError.payloadTooLarge("At most \(self.limits.maxItemsPerRequest) deletions per request; nothing was deleted.")
+            guard uuids.count + identifiers.count <= self.maxItemsPerRequest else {
+                throw HTTPError.payloadTooLarge("At most \(self.maxItemsPerRequest) deletions per request; nothing was deleted.")
             }
             let targets = uuids, names = identifiers, source = principal.source, now = self.clock()
-            let reply = try await self.keyedWrite(request, principal: principal, operation: "delete",
+            let reply = try await self.keyedWriter.write(request, principal: principal, operation: "delete",
                 audit: audit, count: targets.count + names.count,
                 writer: { w in
                     // Another source's sample of a type the caller may not read is hidden, so it answers as unknown.

@@ -1,14 +1,24 @@
 import CareSyncCore
 import CareSyncHTTP
-import HTTPTypes
 import Crypto
+import Foundation
+import HTTPTypes
+import Logging
 
-extension CareSyncAPI {
-    /// A write, its rendering and its audit record in ONE store transaction. With an `Idempotency-Key`, the
-    /// store also looks the key up and records the answer in that transaction: a crash never leaves a committed
-    /// write without its answer (a retry would otherwise run it again), and two concurrent retries cannot both
-    /// run it. `committed` runs once, after a write that really happened.
-    func keyedWrite<T: Sendable>(
+/// A write, its rendering and its audit record in ONE store transaction. With an `Idempotency-Key`, the store also
+/// looks the key up and records the answer in that transaction: a crash never leaves a committed write without its
+/// answer (a retry would otherwise run it again), and two concurrent retries cannot both run it.
+struct KeyedWriter: Sendable {
+    let store: any SyncStore
+    let calls: StoreCalls
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    /// How long an idempotent answer is kept.
+    let retention: TimeInterval
+
+    /// Runs `writer` and `render` in one transaction with the audit record; `committed` runs once, after a write
+    /// that really happened (not a replay).
+    func write<T: Sendable>(
         _ request: Request, principal: Principal, operation: String, audit auditScope: AuditScope, count: Int,
         writer: @escaping @Sendable (any SyncTransaction) throws -> T,
         render: @escaping @Sendable (T) -> Response,
@@ -21,10 +31,11 @@ extension CareSyncAPI {
                 throw HTTPError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
             }
             claim = IdempotencyClaim(key: IdempotencyKey(scope: principal.tokenID, key: key), requestHash: Self.requestHash(request),
-                                     now: now, lifetime: limits.idempotencyRetention)
+                                     now: now, lifetime: retention)
         }
-        let result = try await timedAsyncWrite(operation) {
-            try await self.store.write(idempotency: claim) { transaction in
+        let store = self.store
+        let result = try await calls.timedWrite(operation) {
+            try await store.write(idempotency: claim) { transaction in
                 let value = try writer(transaction)
                 let reply = render(value)
                 let record = auditScope.record(count: count, status: reply.status.code, time: now)

@@ -2,13 +2,33 @@ import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
-extension CareSyncAPI {
+/// Weekly reports: a therapist's reports of one patient, written as keyed writes, listed in pages, read whole.
+struct ReportsController: Sendable {
+    let gate: AccessGate
+    let keyedWriter: KeyedWriter
+    let store: any SyncStore
+    let calls: StoreCalls
+    let anchors: AnchorWire
+    let clock: @Sendable () -> Date
+    let maxItemsPerRequest: Int
+    let maxReportsPerPatient: Int
+
+    /// Its endpoints.
+    var routes: [APIRoute] {
+        [
+            APIRoute(.post, "/v1/patients/{patientId}/weekly-reports", postReport),
+            APIRoute(.get, "/v1/patients/{patientId}/weekly-reports", listReports),
+            APIRoute(.get, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", getReport),
+            APIRoute(.delete, "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}", deleteReport),
+        ]
+    }
+
     /// POST /v1/patients/{patientId}/weekly-reports: stored by the derived-identifier rules, or ignored.
     func postReport(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScopedWrite(request, context, action: "reports.upsert") { principal, patient, audit in
-            let input = try ReportWire.decode(try self.jsonBody(request), callerSource: principal.source,
-                                              maxSamples: self.limits.maxItemsPerRequest)
-            try self.requireWritable(input.samples.map(\.sample.type), principal: principal)
+        try await gate.patientScopedWrite(request, context, action: "reports.upsert") { principal, patient, audit in
+            let input = try ReportWire.decode(try request.jsonBody(), callerSource: principal.source,
+                                              maxSamples: self.maxItemsPerRequest)
+            try principal.requireWritable(input.samples.map(\.sample.type))
             let source = principal.source, now = self.clock()
             let render: @Sendable (WeeklyReportUpsertResult) -> Response = { result in
                 Response.json([
@@ -17,9 +37,9 @@ extension CareSyncAPI {
                     "report": ReportWire.encode(self.visible(result.report, to: principal)),
                 ])
             }
-            let reply = try await self.keyedWrite(request, principal: principal, operation: "report",
+            let reply = try await self.keyedWriter.write(request, principal: principal, operation: "report",
                 audit: audit, count: input.samples.count,
-                writer: { [maxReports = self.limits.maxReportsPerPatient] w in
+                writer: { [maxReports = self.maxReportsPerPatient] w in
                     // Counted in the write's own transaction, so a patient's reports stay bounded.
                     if try w.reportCount(patient: patient, besides: input.syncIdentifier, of: source) >= maxReports {
                         throw SyncError.validationFailed([ValidationProblem(index: nil, field: "syncIdentifier",
@@ -38,12 +58,12 @@ extension CareSyncAPI {
     /// item limit of samples together (at least one report), so no answer grows with the patient's history; `next`
     /// is the cursor of the following page, null on the last. `summary=true` leaves samples and charts out.
     func listReports(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScoped(request, context, action: "reports.list") { principal, patient in
+        try await gate.patientScoped(request, context, action: "reports.list") { principal, patient in
             let query = try self.reportListQuery(request, patient: patient)
             let summary = try Self.booleanParameter(request, "summary") ?? false
             let unit = try Self.unitParameter(request)
             let store = self.store
-            let page = try await self.blocking { try store.reports(query) }
+            let page = try await self.calls.blocking { try store.reports(query) }
             let reports = page.reports.map { self.visible($0, to: principal) }
             let encoded = reports.map { summary ? ReportListWire.summary($0) : ReportWire.encode($0, unit: unit) }
             let reply = Response.json(["reports": .array(encoded), "next": .optional(page.next.map(ReportListWire.cursor))])
@@ -73,7 +93,7 @@ extension CareSyncAPI {
         }
         guard problems.isEmpty else { throw HTTPError.validation(problems) }
         return ReportListQuery(patient: patient, from: days[0], to: days[1], after: after, maxReports: limit,
-                               maxSamples: limits.maxItemsPerRequest)
+                               maxSamples: maxItemsPerRequest)
     }
 
     /// A `true`/`false` query parameter, nil when absent; 422 for anything else.
@@ -90,12 +110,12 @@ extension CareSyncAPI {
     /// A report is named by its identifier and its source: `source=` when given, else the caller's own, else the
     /// only source that has one; several and none of them the caller's is 409, so no writer can shadow another's.
     func getReport(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScoped(request, context, action: "reports.read") { principal, patient in
+        try await gate.patientScoped(request, context, action: "reports.read") { principal, patient in
             let id = try context.parameter("syncIdentifier")
             let requested = request.query("source")
             if let requested, let problem = SourceRule.problem(requested) { throw HTTPError.invalidParameter("source", problem) }
             let store = self.store, own = principal.source
-            let report = try await self.blocking { () throws -> WeeklyReport? in
+            let report = try await self.calls.blocking { () throws -> WeeklyReport? in
                 if let requested { return try store.report(patient: patient, syncIdentifier: id, source: requested) }
                 if let mine = try store.report(patient: patient, syncIdentifier: id, source: own) { return mine }
                 let sources = try store.reportSources(patient: patient, syncIdentifier: id)
@@ -113,11 +133,11 @@ extension CareSyncAPI {
 
     /// DELETE /v1/patients/{patientId}/weekly-reports/{syncIdentifier}: deletes the caller's report, tombstoning its samples.
     func deleteReport(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScopedWrite(request, context, action: "reports.delete") { principal, patient, audit in
+        try await gate.patientScopedWrite(request, context, action: "reports.delete") { principal, patient, audit in
             let id = try context.parameter("syncIdentifier")
             let source = principal.source, now = self.clock()
             let missing = HTTPError.notFound("No weekly report \(id) of this source.")
-            let reply = try await self.keyedWrite(request, principal: principal, operation: "reportDelete", audit: audit, count: 1,
+            let reply = try await self.keyedWriter.write(request, principal: principal, operation: "reportDelete", audit: audit, count: 1,
                 writer: { w in
                     guard try w.deleteReport(patient: patient, syncIdentifier: id, source: source, now: now) else { throw missing }
                     return try w.headAnchor()
@@ -134,6 +154,7 @@ extension CareSyncAPI {
         return r
     }
 
+    /// The `unit` query parameter, nil when absent; 422 for a string that is not a HealthKit unit.
     static func unitParameter(_ request: Request) throws -> HealthUnit? {
         guard let u = request.query("unit") else { return nil }
         do { return try HealthUnit.parse(u) } catch {

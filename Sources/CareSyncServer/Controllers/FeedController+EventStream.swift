@@ -3,32 +3,32 @@ import CareSyncHTTP
 import Foundation
 import CareSyncCore
 
-extension CareSyncAPI {
+extension FeedController {
     /// GET …/changes with `Accept: text/event-stream`: the feed's pages as server-sent events.
     /// Everything that can refuse (reach, parameters, 400/410 anchors, the parked limit, the audit record)
     /// happens before the stream starts, as a normal problem answer; one audit record counts the first event's items,
     /// and each later `changes` event leaves its own (`EventStream`).
     func streamChanges(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScoped(request, context, action: "changes.stream") { principal, patient in
-            var feed = try self.feedParameters(request, patient: patient)
+        try await gate.patientScoped(request, context, action: "changes.stream") { principal, patient in
+            var feed = try self.reader.feedParameters(request, patient: patient)
             // An EventSource reconnects to the same URL with the last id it saw: that wins over `anchor=`.
             if let id = request.header("Last-Event-ID").map({ String($0.trimmingSpaces()) }), !id.isEmpty {
-                feed.query.anchor = try self.anchors.decode(id)
+                feed.query.anchor = try self.reader.anchors.decode(id)
             }
             feed.query.types = principal.readable(feed.query.types)
-            guard self.parkedCount < self.limits.maxParkedPolls else {
+            guard self.reader.parkedCount < self.reader.limits.maxParkedPolls else {
                 throw HTTPError.tooManyRequests("Too many long polls and event streams are waiting; retry shortly.")
             }
-            try self.enterTokenWait(principal)
+            try self.reader.enterTokenWait(principal)
             let first: ChangeSet
             do {
-                first = try await self.readPage(feed.query, generation: self.notifier.generation(of: patient))
+                first = try await self.reader.readPage(feed.query, generation: self.reader.notifier.generation(of: patient))
             } catch {
-                self.tokenWaits.leave(principal.tokenID)
+                self.reader.tokenWaits.leave(principal.tokenID)
                 throw error
             }
-            self.metrics.feedPageServed()
-            let stream = EventStream(api: self, principal: principal, query: feed.query, first: first, unit: feed.unit)
+            self.reader.metrics.feedPageServed()
+            let stream = EventStream(reader: self.reader, audit: self.audit, principal: principal, query: feed.query, first: first, unit: feed.unit)
             let reply = Response(status: .ok, headers: [.contentType: "text/event-stream"], body: .stream(stream.body))
             return (reply, first.samples.count + first.deletedObjects.count)
         }

@@ -2,12 +2,12 @@ import CareSyncCore
 import CareSyncHTTP
 import Foundation
 
-extension CareSyncAPI {
+extension StatisticsController {
     /// GET /v1/patients/{patientId}/statistics/changes: the statistics query's buckets that changes since `anchor`
     /// touched, with their figures now, and the anchor to ask from next time (the WWDC20 pattern: an anchored query
     /// says which days changed, a statistics query recomputes only those). Without `anchor`, every bucket.
     func getStatisticsChanges(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await patientScoped(request, context, action: "statistics.changes") { principal, patient in
+        try await gate.patientScoped(request, context, action: "statistics.changes") { principal, patient in
             var query = try Self.statisticsQuery(request)
             var since: Anchor?
             if let a = request.query("anchor"), !a.isEmpty { since = try self.anchors.decode(a) }
@@ -16,8 +16,8 @@ extension CareSyncAPI {
             if !readable { query.sources = [] }
             // A pair counts only when the token may read the whole pair, as in the feed and checksums.
             query.correlations = principal.readableCorrelations(of: query.type)
-            let q = query, from = since, store = self.store, limit = self.limits.maxPageLimit
-            let (collection, touched, anchor) = try await self.blocking { () throws -> (StatisticsCollection, Set<Int>?, Anchor) in
+            let q = query, from = since, store = self.store, limit = self.pageLimit
+            let (collection, touched, anchor) = try await self.calls.blocking { () throws -> (StatisticsCollection, Set<Int>?, Anchor) in
                 let plan = try StatisticsPlan(q)
                 let (touched, anchor) = try Self.touchedBuckets(plan, patient: patient, since: from, readable: readable,
                                                                 store: store, pageLimit: limit)
@@ -25,7 +25,7 @@ extension CareSyncAPI {
             }
             var changed = collection
             if let touched { changed.buckets = collection.buckets.enumerated().filter { touched.contains($0.offset) }.map(\.element) }
-            guard case .object(var body) = Self.encode(changed) else { throw HTTPError.internal }
+            guard case .object(var body) = StatisticsWire.encode(changed) else { throw HTTPError.internal }
             body["anchor"] = .string(self.anchors.encode(anchor))
             return (Response.json(.object(body)), changed.buckets.count)
         }

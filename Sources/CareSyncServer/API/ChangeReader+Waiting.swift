@@ -1,0 +1,67 @@
+import CareSyncCore
+import CareSyncHTTP
+import Foundation
+
+extension ChangeReader {
+    /// Reads a page; when it is empty and a deadline is given, parks until a commit for the patient or the deadline.
+    /// After a wait, the caller's token is read again: revoked or expired meanwhile, the answer is 401, never data.
+    /// A revocation on this instance (`tag`) or the token's expiry wakes the wait at once.
+    func readChanges(_ query: ChangeQuery, until deadline: ContinuousClock.Instant?, principal: Principal,
+                     tag: ChangeNotifier.WaitTag) async throws -> ChangeSet {
+        // Nothing readable: an empty page at the head at once, never a wait.
+        if let types = query.types, types.isEmpty { return try await readPage(query, generation: 0) }
+        var generation = notifier.generation(of: query.patient)
+        var page = try await readPage(query, generation: generation)
+        guard let deadline, page.samples.isEmpty, page.deletedObjects.isEmpty else { return page }
+        guard parkedCount < limits.maxParkedPolls else {
+            throw HTTPError.tooManyRequests("Too many long polls are waiting; retry shortly.")
+        }
+        try enterTokenWait(principal)
+        defer { tokenWaits.leave(principal.tokenID) }
+        var next = query
+        next.anchor = page.anchor
+        var tag = tag
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            var woke = false
+            if left > .zero {
+                metrics.longPollParked()
+                woke = await notifier.wait(for: query.patient, after: generation, timeout: tokens.parkingTime(principal, limit: left), tag: tag)
+                metrics.longPollUnparked()
+            }
+            tag = notifier.tag(principal.tokenID)
+            try await tokens.requireStillValid(principal)
+            // Out of time, the client gone, or the server stopping: answer what there is.
+            if !woke, ContinuousClock.now >= deadline || Task.isCancelled || streams.isStopping { return page }
+            generation = notifier.generation(of: query.patient)
+            page = try await readPage(next, generation: generation)
+            if !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
+            next.anchor = page.anchor
+        }
+    }
+
+    /// Takes one of the token's places for a long poll or event stream (give it back with `tokenWaits.leave`);
+    /// 429 when it already holds `maxWaitsPerToken`.
+    func enterTokenWait(_ principal: Principal) throws {
+        guard tokenWaits.enter(principal.tokenID) else {
+            metrics.rateLimited(reason: "tokenWaits")
+            throw HTTPError.tooManyRequests("This token already holds its most long polls and event streams at once; close one or retry shortly.")
+        }
+    }
+
+    /// One page after `query.anchor`, read once for every request that observed the same `generation`.
+    /// With nothing readable (an empty `types`), an empty page at the head, so the reader skips nothing it
+    /// could see; its anchor is still checked (400, 410).
+    func readPage(_ query: ChangeQuery, generation: UInt64) async throws -> ChangeSet {
+        let store = self.store, calls = self.calls
+        if let types = query.types, types.isEmpty {
+            if let anchor = query.anchor { _ = try await calls.blocking { try store.changes(ChangeQuery(patient: query.patient, anchor: anchor, limit: 1)) } }
+            let head = try await calls.blocking { try store.currentAnchor() }
+            return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
+        }
+        return try await sharedReads.read(query, generation: generation) { try await calls.blocking { try store.changes(query) } }
+    }
+
+    /// Requests waiting for a change now: parked long polls and open event streams (each counts, parked or not).
+    var parkedCount: Int { max(0, notifier.waiterCount - streams.parked + streams.open) }
+}

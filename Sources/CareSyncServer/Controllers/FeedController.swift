@@ -1,0 +1,50 @@
+import CareSyncHTTP
+import Foundation
+import CareSyncCore
+
+/// The change feed: pages, long polls and event streams of one patient's changes.
+struct FeedController: Sendable {
+    let gate: AccessGate
+    let reader: ChangeReader
+    let audit: AuditLog
+    let clock: @Sendable () -> Date
+
+    /// Its endpoints.
+    var routes: [APIRoute] {
+        [APIRoute(.get, "/v1/patients/{patientId}/changes", getChanges)]
+    }
+
+    /// GET /v1/patients/{patientId}/changes: one page of the anchored feed, optionally long-polled; with
+    /// `Accept: text/event-stream`, the same pages as server-sent events (`streamChanges`).
+    func getChanges(_ request: Request, _ context: APIContext) async throws -> Response {
+        if Self.wantsEventStream(request) { return try await streamChanges(request, context) }
+        let received = ContinuousClock.now
+        // Read before authentication, so a revocation after the token was checked still ends the wait.
+        let epoch = reader.notifier.interruptEpoch
+        return try await gate.patientScopedWrite(request, context, action: "changes.read") { principal, patient, scope in
+            var feed = try self.reader.feedParameters(request, patient: patient)
+            feed.query.types = principal.readable(feed.query.types)
+            let page = try await self.reader.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait),
+                                                  principal: principal, tag: self.reader.notifier.tag(principal.tokenID, since: epoch))
+            self.reader.metrics.feedPageServed()
+            let count = page.samples.count + page.deletedObjects.count
+            // An empty page hands back the caller's own anchor string: "the same anchor" (api.md), whether or not
+            // changes the caller cannot see moved the store's position. Otherwise the page's anchor, sealed.
+            let given = request.query("anchor").flatMap { $0.isEmpty ? nil : $0 }
+            let anchor = (count == 0 ? given : nil) ?? self.reader.anchors.encode(page.anchor)
+            // The audit record commits while the page is written; the answer leaves after both.
+            async let body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
+            try await self.audit.commit(scope.record(count: count, status: 200, time: self.clock()))
+            scope.markStored()
+            return (Response.json(await body), count)
+        }
+    }
+
+    /// When a `wait=N` poll answers at the latest: early enough before N seconds after the request arrived
+    /// that the answer leaves before a client's N-second timer fires, even on a busy machine
+    /// (0.5 s + 5 % of N early, at most 2 s); nil for no wait.
+    static func longPollDeadline(received: ContinuousClock.Instant, wait: Int) -> ContinuousClock.Instant? {
+        guard wait > 0 else { return nil }
+        return received + .seconds(wait) - .milliseconds(min(2_000, 500 + 50 * wait))
+    }
+}
