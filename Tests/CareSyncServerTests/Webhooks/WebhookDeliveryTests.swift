@@ -74,9 +74,9 @@ import Testing
             let h = try WebhookDispatcherHarness()
             let subscription = try h.subscribe(receiver.url())
             for patient in ["alice", "bob", "carol"] { try h.change(patient) }
-            h.dispatcher.start()
-            try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
-            await h.dispatcher.stop()
+            try await h.running {
+                try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 3 }
+            }
             let got = receiver.received
             #expect(got.map(\.sequence) == [1, 1, 1, 2, 3])
             #expect(got.map(\.path) == Array(repeating: "/hook", count: 5))
@@ -95,9 +95,9 @@ import Testing
             let h = try WebhookDispatcherHarness(timeout: .seconds(1))
             try h.subscribe(receiver.url())
             try h.change()
-            h.dispatcher.start()
-            try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 1 }
-            await h.dispatcher.stop()
+            try await h.running {
+                try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 1 }
+            }
             #expect(receiver.received.map(\.sequence) == [1, 1])
         }
     }
@@ -112,14 +112,15 @@ import Testing
             try h.subscribe(receiver.url())
             try h.change("alice")
             try h.change("bob")
-            h.dispatcher.start()
-            try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
-            // Still inside the window: sequence 1 is retried and 2 waits behind it.
-            #expect(receiver.received.allSatisfy { $0.sequence == 1 })
-            let failingSince = try #require(try h.status()?.failingSince)
-            h.offset.update { $0 = 72 * 3600 + 1 }
-            try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 2 }
-            await h.dispatcher.stop()
+            var failingSince = Date.distantFuture
+            try await h.running {
+                try await Eventually.until(deadline: Self.deadline) { receiver.received.count >= 2 }
+                // Still inside the window: sequence 1 is retried and 2 waits behind it.
+                #expect(receiver.received.allSatisfy { $0.sequence == 1 })
+                failingSince = try #require(try h.status()?.failingSince)
+                h.offset.update { $0 = 72 * 3600 + 1 }
+                try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 2 }
+            }
             let got = receiver.received.map(\.sequence)
             #expect(got.last == 2 && got.dropLast().allSatisfy { $0 == 1 })
             let status = try #require(try h.status())
@@ -133,10 +134,10 @@ import Testing
             let h = try WebhookDispatcherHarness(maxPendingDeliveries: 2)
             try h.subscribe(receiver.url())
             for patient in ["alice", "bob", "carol"] { try h.change(patient) }
-            h.dispatcher.start()
-            // Alice's is the head (retried: the receiver fails); bob's, the oldest after it, was dropped.
-            try await Eventually.until(deadline: Self.deadline) { try h.status()?.droppedDeliveries == 1 && !receiver.received.isEmpty }
-            await h.dispatcher.stop()
+            try await h.running {
+                // Alice's is the head (retried: the receiver fails); bob's, the oldest after it, was dropped.
+                try await Eventually.until(deadline: Self.deadline) { try h.status()?.droppedDeliveries == 1 && !receiver.received.isEmpty }
+            }
             #expect(try h.status()?.pendingDeliveries == 2)
             #expect(Set(receiver.received.map(\.sequence)) == [1])
         }
@@ -149,9 +150,9 @@ import Testing
             let h = try WebhookDispatcherHarness(allowPrivateAddresses: false)
             try h.subscribe(receiver.url())
             try h.change()
-            h.dispatcher.start()
-            try await Eventually.until(deadline: Self.deadline) { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
-            await h.dispatcher.stop()
+            try await h.running {
+                try await Eventually.until(deadline: Self.deadline) { (try h.webhooks.heads().first?.attempts ?? 0) >= 2 }
+            }
             #expect(receiver.received.isEmpty)
             #expect(try h.status()?.failingSince != nil && h.status()?.lastDeliveredSequence == 0)
         }

@@ -31,6 +31,12 @@ struct WebhookDispatcherHarness {
                                        clock: { Date().addingTimeInterval(offset.current) }, random: { 0.5 }, resolve: resolve)
     }
 
+    /// Runs `body` with the dispatcher started, then awaits its stop whatever the body does.
+    func running(_ body: () async throws -> Void) async throws {
+        dispatcher.start()
+        try await withScoped(dispatcher, close: { await $0.stop() }) { _ in try await body() }
+    }
+
     /// A subscription of every patient's changes to `url`.
     @discardableResult
     func subscribe(_ url: String, id: String = "wh_test") throws -> WebhookSubscription {

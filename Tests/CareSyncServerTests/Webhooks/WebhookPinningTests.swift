@@ -25,9 +25,9 @@ import Testing
             let h = try WebhookDispatcherHarness(resolve: Self.resolver("hook.rebind.test", lookups: lookups) { _ in [127, 0, 0, 1] })
             try h.subscribe("http://hook.rebind.test:\(receiver.port)/hook")
             try h.change()
-            h.dispatcher.start()
-            try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 1 }
-            await h.dispatcher.stop()
+            try await h.running {
+                try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 1 }
+            }
             #expect(receiver.received.map(\.sequence) == [1])
             // The name is still the one the request carries (and, over HTTPS, the one SNI and the certificate check use).
             #expect(receiver.received.first?.headers["host"] == "hook.rebind.test:\(receiver.port)")
@@ -47,9 +47,9 @@ import Testing
                 })
                 try h.subscribe("http://hook.rebind.test:\(first.port)/hook")
                 for patient in ["alice", "bob", "carol"] { try h.change(patient) }
-                h.dispatcher.start()
-                try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 3 }
-                await h.dispatcher.stop()
+                try await h.running {
+                    try await Eventually.until(deadline: WebhookDeliveryTests.deadline) { try h.status()?.lastDeliveredSequence == 3 }
+                }
                 // One lookup per attempt, and each attempt went where its own lookup said.
                 #expect(lookups.current == 3)
                 #expect(first.received.map(\.sequence) == [1, 3])
@@ -70,12 +70,12 @@ import Testing
             })
             try h.subscribe("http://localhost:\(inside.port)/hook")
             try h.change()
-            h.dispatcher.start()
-            // The first attempt is pinned to 192.0.2.1 and fails; the second check sees 127.0.0.1 and refuses.
-            try await Eventually.until(deadline: WebhookDeliveryTests.deadline) {
-                try h.status()?.lastDeliveredSequence == 1 || (try h.webhooks.heads().first?.attempts ?? 0) >= 2
+            try await h.running {
+                // The first attempt is pinned to 192.0.2.1 and fails; the second check sees 127.0.0.1 and refuses.
+                try await Eventually.until(deadline: WebhookDeliveryTests.deadline) {
+                    try h.status()?.lastDeliveredSequence == 1 || (try h.webhooks.heads().first?.attempts ?? 0) >= 2
+                }
             }
-            await h.dispatcher.stop()
             #expect(inside.received.isEmpty)
             #expect(try h.status()?.lastDeliveredSequence == 0)
         }
