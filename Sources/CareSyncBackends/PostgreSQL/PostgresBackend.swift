@@ -7,8 +7,11 @@ import Foundation
 public struct PostgresBackend: StoreBackend {
     /// The sync store on it (its `database` is the connection pool).
     public let store: PostgresSyncStore
+    /// Patients, care teams, tokens and the audit log, in the same database.
     public let access: any AccessStore
+    /// Webhook subscriptions and their deliveries, in the same database.
     public let webhooks: any WebhookStore
+    /// The sync store, as the API sees it.
     public var sync: any SyncStore { store }
 
     /// Connects to the database of `settings.databaseURL` and applies `<migrationsDirectory>/postgresql`.
@@ -44,5 +47,6 @@ public struct PostgresBackend: StoreBackend {
 
 /// `caresync backup` copies the SQLite file; a PostgreSQL database has its own tools.
 public struct BackupUnsupported: Error, CustomStringConvertible {
+    /// The one line `caresync backup` prints.
     public var description: String { "backup copies the SQLite file; on PostgreSQL use pg_dump or a base backup (pg_basebackup)" }
 }

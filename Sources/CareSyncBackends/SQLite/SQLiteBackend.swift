@@ -9,8 +9,11 @@ public struct SQLiteBackend: StoreBackend {
     public let database: Database
     /// The sync store on it.
     public let store: SQLiteSyncStore
+    /// Patients, care teams, tokens and the audit log, in the same file.
     public let access: any AccessStore
+    /// Webhook subscriptions and their deliveries, in the same file.
     public let webhooks: any WebhookStore
+    /// The sync store, as the API sees it.
     public var sync: any SyncStore { store }
 
     /// Opens (creating if needed), checks and migrates the file of `settings`.
