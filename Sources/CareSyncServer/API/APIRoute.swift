@@ -53,6 +53,6 @@ extension CareSyncAPI {
             APIRoute(.get, "/readyz", readyz),
             APIRoute(.get, "/metrics", metricsText),
             APIRoute(.get, "/openapi.json", openAPI),
-        ]
+        ] + fhir.routes
     }
 }
