@@ -152,6 +152,9 @@ def main():
             seen[e["resource"]["id"]] = check_observation(e["resource"])
         pages += 1
         url = next((l["url"] for l in bundle["link"] if l["relation"] == "next"), None)
+        if url and not url.startswith(BASE + "/Observation?"):
+            check(False, f"next link {url} is not absolute under {BASE}")
+            break
     check(len(seen) == total and pages == -(-total // 7), f"paged {len(seen)} of {total} in {pages} pages")
     check(set(seen.values()) == set(TABLE), f"types seen {sorted(set(seen.values()))}")
     some_id = next(iter(seen))
