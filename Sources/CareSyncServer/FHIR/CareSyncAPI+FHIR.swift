@@ -3,6 +3,6 @@ extension CareSyncAPI {
     var fhir: FHIRController {
         FHIRController(store: store, access: access, authenticator: authenticator,
                        authenticate: { [self] request, context in try await self.authenticate(request, context) },
-                       audit: audit, executor: executor, clock: clock)
+                       audit: audit, executor: executor, clock: clock, publicURL: limits.fhirPublicURL)
     }
 }

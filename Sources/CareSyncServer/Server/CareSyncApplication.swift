@@ -129,6 +129,7 @@ public func buildServer(_ configuration: Configuration, logger: Logger = Logger(
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
+    limits.fhirPublicURL = configuration.fhirPublicUrl.isEmpty ? nil : configuration.fhirPublicUrl
     let webhooks = WebhookDispatcher(store: stores.webhooks, leases: stores.sync, settings: configuration.webhooks,
                                      notifier: stores.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.

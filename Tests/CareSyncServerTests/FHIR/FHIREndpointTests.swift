@@ -130,6 +130,18 @@ import Testing
         }
     }
 
+    @Test func linksFollowTheConfiguredPublicOriginElseTheHost() async throws {
+        try await TestServer.with(.inMemory, configure: { $0.fhirPublicUrl = "https://caresync.example.org/" }) { server in
+            let reply = try await server.fhir("/fhir/R4/Observation?patient=alice", token: server.tokens.aliceDevice)
+            #expect(reply.link("self") == "https://caresync.example.org/fhir/R4/Observation?patient=alice")
+        }
+        try await TestServer.with(.inMemory) { server in
+            let reply = try await server.send("GET", "/fhir/R4/Observation?patient=alice", token: server.tokens.aliceDevice,
+                                              headers: [("Host", "evil.example/x?")])
+            #expect(reply.status == 400 && reply.outcomeIssue == "invalid")
+        }
+    }
+
     @Test(arguments: ["", "patient=alice&_count=0", "patient=alice&_count=x", "patient=alice&date=2020-06-18T10:00:00",
                       "patient=alice&date=xx2020", "patient=alice&code=", "patient=alice&_sort=value", "patient=alice&patient=bob",
                       "patient=alice&_cursor=nope", "patient=alice&_format=xml"])
@@ -152,5 +164,18 @@ import Testing
             #expect(fhir.contains { $0["action"] == "fhir.observations.search" && $0["status"] == 200 && $0["count"] == 4 })
             #expect(fhir.contains { $0["action"] == "fhir.observations.search" && $0["status"] == 404 && $0["count"] == 0 })
         }
+    }
+}
+
+/// `fhir.publicUrl`: empty or an http(s) origin; anything else stops start-up naming the key.
+@Suite struct FHIRPublicURLConfigurationTests {
+    @Test(arguments: ["ftp://caresync.example.org", "caresync.example.org", "https://caresync.example.org/?q=1", "https://"])
+    func otherValuesAreRefused(text: String) {
+        #expect(throws: (any Error).self) { try Configuration.load(environment: ["CARESYNC_FHIR_PUBLIC_URL": text]) }
+    }
+
+    @Test func anOriginIsKept() throws {
+        #expect(try Configuration.load(environment: ["CARESYNC_FHIR_PUBLIC_URL": "https://caresync.example.org"]).fhirPublicUrl
+                == "https://caresync.example.org")
     }
 }
