@@ -24,6 +24,8 @@ public struct APILimits: Sendable, Hashable {
     public var streamLifetime: Duration = .seconds(300)
     /// Whether webhook URLs may name loopback, private, link-local and unspecified addresses.
     public var allowPrivateWebhookAddresses = false
+    /// The public origin of FHIR links; nil: `http://` and the request's `Host`.
+    public var fhirPublicURL: String?
     /// The contract's defaults.
     /// Requests per second a token earns; 0 disables the per-token limit.
     public var tokenRequestsPerSecond: Double = 50_000

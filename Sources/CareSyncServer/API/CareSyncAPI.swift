@@ -66,6 +66,7 @@ public final class CareSyncAPI: Sendable {
                                  allowPrivateAddresses: limits.allowPrivateWebhookAddresses, onWebhookChange: onWebhookChange).routes
             + adminController.callerRoutes
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
+            + FHIRController(gate: gate, store: store, access: access, executor: executor, publicURL: limits.fhirPublicURL).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).

@@ -45,6 +45,8 @@ public struct Configuration: Sendable, Equatable {
     public var stream = StreamSettings()
     /// Webhook deliveries to clinic systems: the address guard, the attempt timeout, the retry schedule.
     public var webhooks = Webhooks()
+    /// The public origin of FHIR links (`https://caresync.example.org`); empty: `http://` and the request's `Host`.
+    public var fhirPublicUrl = ""
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).

@@ -83,6 +83,11 @@ extension ConfigurationKey {
         case .rateLimitWaitsPerToken: configuration.rateLimits.waitsPerToken = try integer(0...1_000_000)
         case .streamKeepAliveSeconds: configuration.stream.keepAlive = try seconds()
         case .streamLifetimeSeconds: configuration.stream.lifetime = try seconds()
+        case .fhirPublicUrl:
+            guard let url = value.stringValue, url.isEmpty || Configuration.isPublicOrigin(url) else {
+                throw invalid(value, source, "empty, or an http:// or https:// origin such as https://caresync.example.org")
+            }
+            configuration.fhirPublicUrl = url
         case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
         case .webhooksTimeoutSeconds: configuration.webhooks.timeout = .seconds(try integer(1...300))
         case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
@@ -137,6 +142,7 @@ extension ConfigurationKey {
         case .rateLimitWaitsPerToken: return String(configuration.rateLimits.waitsPerToken)
         case .streamKeepAliveSeconds: return seconds(configuration.stream.keepAlive)
         case .streamLifetimeSeconds: return seconds(configuration.stream.lifetime)
+        case .fhirPublicUrl: return string(configuration.fhirPublicUrl)
         case .webhooksAllowPrivateAddresses: return String(configuration.webhooks.allowPrivateAddresses)
         case .webhooksTimeoutSeconds: return seconds(configuration.webhooks.timeout)
         case .webhooksRetryInitialSeconds: return seconds(configuration.webhooks.retryInitial)

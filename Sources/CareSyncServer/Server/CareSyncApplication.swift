@@ -109,6 +109,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
+    limits.fhirPublicURL = configuration.fhirPublicUrl.isEmpty ? nil : configuration.fhirPublicUrl
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.

@@ -47,6 +47,7 @@ import Testing
         (.rateLimitTokenRequestsPerSecond, "10", "10"), (.rateLimitTokenBurst, "20", "20"),
         (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"),
         (.rateLimitWaitsPerToken, "3", "3"),
+        (.fhirPublicUrl, "https://caresync.example.org", #""https://caresync.example.org""#),
         (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),

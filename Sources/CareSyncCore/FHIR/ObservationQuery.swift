@@ -1,0 +1,114 @@
+import Foundation
+
+/// A checked Observation search (docs/fhir.md): whose, which codes and dates, how many, in which order, after which item.
+public struct ObservationQuery: Hashable, Sendable {
+    /// The patient id.
+    public var patient: String
+    /// `code` parameters: each one a comma list (any of its tokens), every parameter must match.
+    public var codes: [[FHIRTokenParameter]] = []
+    /// `date` parameters, every one must match.
+    public var dates: [FHIRDateParameter] = []
+    /// Entries per page.
+    public var count: Int
+    /// `_sort=-date`: newest first.
+    public var descending = false
+    /// The last item of the previous page (`_cursor`); the page starts after it.
+    public var cursor: ObservationCursor?
+
+    /// A search of `patient`'s Observations, `count` a page.
+    public init(patient: String, count: Int) { self.patient = patient; self.count = count }
+
+    /// The types the codes allow; nil for every type.
+    public var types: Set<SampleType>? {
+        codes.reduce(nil as Set<SampleType>?) { set, tokens in
+            let any = tokens.reduce(into: Set<SampleType>()) { $0.formUnion($1.types) }
+            return set.map { $0.intersection(any) } ?? any
+        }
+    }
+
+    /// The time window the store may narrow its read to, in milliseconds (`[from, to)`, nil: unbounded).
+    public var storeBounds: (from: Int64?, to: Int64?) {
+        dates.reduce((nil as Int64?, nil as Int64?)) { bounds, date in
+            let b = date.storeBounds
+            let from = [bounds.0, b.from].compactMap { $0 }.max(), to = [bounds.1, b.to].compactMap { $0 }.min()
+            return (from, to)
+        }
+    }
+
+    /// Whether `sample` meets every date parameter.
+    public func matchesDates(_ sample: Sample) -> Bool {
+        let start = SyncRules.milliseconds(sample.start), end = SyncRules.milliseconds(sample.end)
+        return dates.allSatisfy { $0.matches(start: start, end: end) }
+    }
+
+    /// Whether `a` comes before `b` in this search's order (start time, then uuid; reversed for `-date`).
+    public func precedes(_ a: ObservationCursor, _ b: ObservationCursor) -> Bool {
+        descending ? b < a : a < b
+    }
+
+    /// Whether `sample` lies after the cursor (every sample when there is none).
+    public func isAfterCursor(_ sample: Sample) -> Bool {
+        guard let cursor else { return true }
+        return precedes(cursor, ObservationCursor(sample))
+    }
+}
+
+/// A position in an Observation search's order: a sample's start and uuid. Written `<ms>.<uuid>` in `_cursor`.
+public struct ObservationCursor: Hashable, Sendable, Comparable {
+    /// The sample's start, milliseconds since 1970.
+    public var start: Int64
+    /// The sample's uuid, lower case.
+    public var uuid: String
+
+    /// The position of `sample`.
+    public init(_ sample: Sample) { start = SyncRules.milliseconds(sample.start); uuid = ObservationMapper.id(of: sample.uuid) }
+
+    /// Parses `<ms>.<uuid>`; nil when malformed.
+    public init?(text: String) {
+        let parts = text.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let ms = Int64(parts[0]), let uuid = ObservationMapper.uuid(ofID: String(parts[1])) else { return nil }
+        start = ms; self.uuid = ObservationMapper.id(of: uuid)
+    }
+
+    /// The `_cursor` text.
+    public var text: String { "\(start).\(uuid)" }
+
+    /// Start time first, then uuid.
+    public static func < (a: Self, b: Self) -> Bool { (a.start, a.uuid) < (b.start, b.uuid) }
+}
+
+/// Keeps the first `count + 1` matches of a search in its order while the whole feed streams past, in bounded memory.
+public struct ObservationPageCollector: Sendable {
+    /// The search.
+    public let query: ObservationQuery
+    /// Every match seen (`Bundle.total`).
+    public private(set) var total = 0
+    private var kept: [Sample] = []
+
+    /// A collector for `query`.
+    public init(query: ObservationQuery) { self.query = query }
+
+    /// Offers one sample of the right types: counted when it matches the dates, kept when it also lies after the cursor
+    /// among the first `count + 1`.
+    public mutating func offer(_ sample: Sample) {
+        guard query.matchesDates(sample) else { return }
+        total += 1
+        guard query.isAfterCursor(sample) else { return }
+        kept.append(sample)
+        if kept.count >= 4 * (query.count + 1) + 64 { trim() }
+    }
+
+    /// The page, in order, and whether more follow it.
+    public mutating func page() -> (samples: [Sample], hasMore: Bool) {
+        trim()
+        let hasMore = kept.count > query.count
+        return (Array(kept.prefix(query.count)), hasMore)
+    }
+
+    /// Sorts and keeps the first `count + 1`.
+    private mutating func trim() {
+        let q = query
+        kept.sort { q.precedes(ObservationCursor($0), ObservationCursor($1)) }
+        if kept.count > q.count + 1 { kept.removeLast(kept.count - q.count - 1) }
+    }
+}

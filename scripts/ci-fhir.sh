@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# FHIR R4 check: builds caresync, serves it on a temporary database with a patient and tokens, seeds samples of
+# several types, validates every Observation, Bundle, OperationOutcome and the CapabilityStatement with
+# fhir.resources 6.4.0 (the last release with R4 models; it needs pydantic<2), checks codes and units against
+# docs/fhir.md, and reads Observations through SMART's fhirclient 4.4.0 with search and paging.
+# Self-contained and non-interactive; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ci-lib.sh
+export DEBIAN_FRONTEND=noninteractive
+
+ci_venv "${CI_FHIR_VENV:-.build/ci-fhir-venv}" "fhir.resources==6.4.0" "pydantic<2" "fhirclient==4.4.0"
+ci_build
+ci_workdir
+export CARESYNC_LOG_LEVEL=warning
+"$bin" patient create alice --time-zone America/Los_Angeles >/dev/null
+"$bin" patient create bob --time-zone Europe/Berlin >/dev/null
+"$bin" care-team create physio >/dev/null
+"$bin" care-team add-patient physio alice >/dev/null
+device="$("$bin" token create --role device --patient alice --source org.example.phone 2>/dev/null)"
+therapist="$("$bin" token create --role therapist --care-team physio --source org.example.therapist 2>/dev/null)"
+ci_serve
+
+status=0
+"$venv/bin/python" scripts/fhir/check_fhir.py "$url" "$device" "$therapist" || status=1
+ci_stop || status=1
+exit $status
