@@ -98,7 +98,8 @@ public func openDatabase(_ configuration: Configuration) throws -> Database {
     dbConfiguration.connection.synchronous = switch configuration.sqliteSynchronous {
     case .off: .off
     case .normal: .normal
-    case .full, .extra: .full
+    case .full: .full
+    case .extra: .extra
     }
     let database = try StartupCheck.opening(configuration.databasePath) {
         try Database(path: configuration.databasePath, configuration: dbConfiguration)
