@@ -2,6 +2,9 @@ import CareSyncStoreCore
 
 /// The store core's shared queries run on a libpq connection: `QueryValue`s bound as `PostgresValue`s.
 extension PostgresConnection: QueryConnection {
+    /// `$1`, `$2`, …
+    public static func parameter(_ index: Int) -> String { "$\(index)" }
+
     /// Runs `sql` (prepared once per connection) and decodes each row.
     public func fetch<T>(_ sql: String, _ values: [QueryValue], _ decode: (PostgresRow) throws -> T) throws -> [T] {
         try query(sql, values.map(PostgresValue.init)).map(decode)

@@ -2,6 +2,9 @@ import CareSyncStoreCore
 
 /// The store core's shared queries run on a SQLite connection: `QueryValue`s bound as `SQLValue`s.
 extension Connection: QueryConnection {
+    /// `?`: SQLite numbers parameters in order.
+    public static func parameter(_ index: Int) -> String { "?" }
+
     /// Runs `sql` (a cached statement) and decodes each row.
     public func fetch<T>(_ sql: String, _ values: [QueryValue], _ decode: (Statement) throws -> T) throws -> [T] {
         try fetchAll(sql, values.map(SQLValue.init), decode)

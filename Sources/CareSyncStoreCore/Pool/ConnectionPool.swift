@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import CareSyncCore
 
 /// A bounded pool of connections, as GRDB's `Pool`: a semaphore bounds how many are lent at once, idle ones
 /// are reused, new ones are opened on demand, and `withConnection` lends one and takes it back.
@@ -7,7 +7,7 @@ import Synchronization
 /// Both backends' readers are this pool plus a connection factory; what differs is how a connection opens
 /// and whether it may go back to the pool (`recycle`).
 public final class ConnectionPool<Connection: AnyObject>: Sendable {
-    private let idle = Mutex<[Idle<Connection>]>([])
+    private let idle = Locked<[Idle<Connection>]>([])
     private let slots: DispatchSemaphore
     private let open: @Sendable () throws -> Connection
     private let recycle: @Sendable (Connection) -> Bool

@@ -12,6 +12,16 @@ public struct IdempotencySQL: Sendable {
     public init(lookup: String, save: String) { self.lookup = lookup; self.save = save }
 }
 
+extension IdempotencySQL {
+    /// The lookup in SQL both dialects take (`p(n)`: the nth parameter's marker) and the dialect's own `save`.
+    public static func portable(parameter p: (Int) -> String, save: String) -> IdempotencySQL {
+        IdempotencySQL(lookup: """
+            SELECT request_hash, status, response, created_at_ms, expires_at_ms FROM idempotency_records
+            WHERE scope = \(p(1)) AND key = \(p(2)) AND expires_at_ms > \(p(3))
+            """, save: save)
+    }
+}
+
 /// Keyed writes over either backend (`IdempotencyClaim`'s rule, in the store's write transaction); only the SQL
 /// text is the dialect's.
 public struct IdempotencyRows<DB: QueryConnection>: Sendable {

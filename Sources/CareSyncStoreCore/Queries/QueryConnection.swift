@@ -26,6 +26,8 @@ public protocol QueryRow {
 public protocol QueryConnection: AnyObject {
     /// A row of this connection's results.
     associatedtype Row: QueryRow
+    /// The marker of the `index`th parameter (1-based) in this dialect's SQL: `?` on SQLite, `$1` on PostgreSQL.
+    static func parameter(_ index: Int) -> String
     /// Runs `sql` with `values` bound in order and decodes each row.
     func fetch<T>(_ sql: String, _ values: [QueryValue], _ decode: (Row) throws -> T) throws -> [T]
     /// Runs `sql` with `values` bound in order, for its effect.

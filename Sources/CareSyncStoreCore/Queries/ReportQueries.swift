@@ -30,6 +30,33 @@ public struct ReportSQL: Sendable {
     }
 }
 
+extension ReportSQL {
+    /// The statements in SQL both dialects take, with `p(n)` the dialect's marker of the nth parameter; `bytewise` is
+    /// how the dialect orders text bytewise (e.g. `COLLATE "C"`, or nothing), `sampleColumns` its sample row's columns.
+    public static func portable(parameter p: (Int) -> String, bytewise: String, sampleColumns: String) -> ReportSQL {
+        let page = "SELECT \(columns) FROM weekly_reports WHERE patient = \(p(1)) AND week_start BETWEEN \(p(2)) AND \(p(3))"
+        let order = "ORDER BY week_start, sync_id, source LIMIT"
+        return ReportSQL(
+            row: "SELECT \(columns) FROM weekly_reports WHERE patient = \(p(1)) AND source = \(p(2)) AND sync_id = \(p(3))",
+            sources: "SELECT source FROM weekly_reports WHERE patient = \(p(1)) AND sync_id = \(p(2)) ORDER BY source\(bytewise)",
+            firstPage: "\(page) \(order) \(p(4))",
+            pageAfter: "\(page) AND (week_start, sync_id, source) > (\(p(4)), \(p(5)), \(p(6))) \(order) \(p(7))",
+            save: """
+                INSERT INTO weekly_reports (patient, source, sync_id, sync_version, week_start, time_zone, keys, updated_at_ms)
+                VALUES (\((1...8).map(p).joined(separator: ", ")))
+                ON CONFLICT (patient, source, sync_id) DO UPDATE SET sync_version = excluded.sync_version,
+                  week_start = excluded.week_start, time_zone = excluded.time_zone, keys = excluded.keys,
+                  updated_at_ms = excluded.updated_at_ms
+                """,
+            liveSample: """
+                SELECT \(sampleColumns) FROM samples
+                WHERE patient = \(p(1)) AND source = \(p(2)) AND sync_id = \(p(3)) AND sync_id IS NOT NULL
+                """,
+            countBesides: "SELECT count(*) FROM weekly_reports WHERE patient = \(p(1)) AND NOT (source = \(p(2)) AND sync_id = \(p(3)))",
+            delete: "DELETE FROM weekly_reports WHERE patient = \(p(1)) AND source = \(p(2)) AND sync_id = \(p(3))")
+    }
+}
+
 /// Rows of `weekly_reports` and the live samples they point to, and the report writes (`WeeklyReportPlanner`'s
 /// plan), over either backend: only the SQL text (`ReportSQL`) and the sample decoder are the dialect's.
 public struct ReportQueries<DB: QueryConnection>: Sendable {

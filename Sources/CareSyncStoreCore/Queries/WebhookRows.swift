@@ -23,6 +23,30 @@ public struct WebhookRowSQL: Sendable {
     }
 }
 
+extension WebhookRowSQL {
+    /// The statements in SQL both dialects take (`p(n)`: the nth parameter's marker), and the dialect's lock, if any.
+    public static func portable(parameter p: (Int) -> String, lockTargets: String?) -> WebhookRowSQL {
+        let statuses = """
+            SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.paused, s.next_sequence, s.last_delivered_sequence,
+                   s.failing_since_ms, (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                   s.dropped_deliveries
+            FROM webhook_subscriptions s
+            """
+        return WebhookRowSQL(
+            statuses: statuses + " ORDER BY s.created_at_ms, s.id",
+            status: statuses + " WHERE s.id = \(p(1)) ORDER BY s.created_at_ms, s.id",
+            lockTargets: lockTargets,
+            fanOutTargets: """
+                SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.outbox_watermark, s.next_sequence, s.coalesce_floor,
+                       (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                       (SELECT min(d.sequence) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending')
+                FROM webhook_subscriptions s ORDER BY s.id
+                """,
+            patients: "SELECT subscription_id, patient_id FROM webhook_subscription_patients ORDER BY patient_id",
+            careTeams: "SELECT subscription_id, care_team FROM webhook_subscription_care_teams ORDER BY care_team")
+    }
+}
+
 /// Reading subscriptions back from their rows, over either backend; only the SQL text is the dialect's.
 public struct WebhookRows<DB: QueryConnection>: Sendable {
     /// A subscription as fan-out needs it: the filter, its outbox watermark and its queue.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import CareSyncCore
 import Synchronization
 
 /// Group commit: writes that arrive while a commit is under way share the next transaction and its one
@@ -13,7 +14,7 @@ import Synchronization
 /// `WriteConnection.writeFailure` calls `.retry` is rolled back and run again, up to `retries` times.
 public final class GroupCommit<Connection: WriteConnection>: Sendable {
     /// The jobs waiting for the next group, and whether someone leads.
-    private let state = Mutex<(queue: [Job], leading: Bool)>(([], false))
+    private let state = Locked<(queue: [Job], leading: Bool)>(([], false))
     private let commits = Atomic<Int>(0)
     /// The queue that owns the connection; groups run on it.
     public let writer: WriterQueue<Connection>
@@ -213,7 +214,7 @@ public final class GroupCommit<Connection: WriteConnection>: Sendable {
         /// Called once the job is done, for an asynchronous caller.
         let completion: (@Sendable ((any Error)?) -> Void)?
         /// What a blocking caller is woken with: the lead, or its outcome.
-        let handOver = Mutex<HandOver?>(nil)
+        let handOver = Locked<HandOver?>(nil)
 
         init(wake: DispatchSemaphore?, completion: (@Sendable ((any Error)?) -> Void)?, body: @escaping (Connection) throws -> Void) {
             self.wake = wake; self.completion = completion; self.body = body
@@ -249,7 +250,7 @@ public final class GroupCommit<Connection: WriteConnection>: Sendable {
 
 /// A job's value, handed from its body (on the writer queue) to its completion.
 private final class Outcome<T: Sendable>: Sendable {
-    let value = Mutex<T?>(nil)
+    let value = Locked<T?>(nil)
 }
 
 /// A job that ran without error in a transaction that could only roll back.
