@@ -31,17 +31,21 @@ let package = Package(
 
         // Work split over the cores (feed reads, feed JSON, gzip pieces). Knows nothing else.
         .target(name: "CareSyncParallel"),
+        // The one JSON string escaper, below both the domain and HTTP (neither may import the other).
+        .target(name: "CareSyncJSON"),
         // Domain: samples, types, units, anchors, sync rules, statistics. No SQL, no HTTP.
-        .target(name: "CareSyncCore"),
-        // SQLite: connection, statements, migrator, the sync store.
-        .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CareSyncParallel", "CSQLite"]),
-        // PostgreSQL through libpq: connections, pool, migrator, the sync and access stores (docs/store.md).
-        .target(name: "CareSyncPostgres", dependencies: ["CareSyncCore", "CLibPQ"]),
+        .target(name: "CareSyncCore", dependencies: ["CareSyncJSON"]),
+        // What every backend shares: the connection pool, group commit, the migration runner (docs/store.md).
+        .target(name: "CareSyncStoreCore", dependencies: ["CareSyncCore"]),
+        // SQLite: connection, statements, the sync store; the store core in SQLite's dialect.
+        .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CareSyncStoreCore", "CareSyncParallel", "CSQLite"]),
+        // PostgreSQL through libpq: connections, the sync and access stores; the store core in PostgreSQL's dialect (docs/store.md).
+        .target(name: "CareSyncPostgres", dependencies: ["CareSyncCore", "CareSyncStoreCore", "CLibPQ"]),
         // The sync rules in plain Swift collections: the oracle tests compare the store against.
         .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
         .target(name: "CareSyncHTTP", dependencies: [
-            "CareSyncParallel", "CZlib", "CIsal", "CEpoll",
+            "CareSyncParallel", "CareSyncJSON", "CZlib", "CIsal", "CEpoll",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
@@ -49,7 +53,7 @@ let package = Package(
         .target(name: "CareSyncBackends", dependencies: ["CareSyncCore", "CareSyncStore", "CareSyncPostgres"]),
         // The API: controllers, auth, audit, error mapping, buildServer(config, backend). Store protocols only, never a backend.
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncHTTP", "CareSyncWebApp", "CareSyncParallel", "CCurl",
+            "CareSyncCore", "CareSyncHTTP", "CareSyncWebApp", "CareSyncParallel", "CareSyncJSON", "CCurl",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -81,8 +85,9 @@ let package = Package(
 
         // What every test target shares: polling with a deadline.
         .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
+        .testTarget(name: "CareSyncJSONTests", dependencies: ["CareSyncJSON"]),
         .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
-        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
+        .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncStoreCore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncBackends", "CareSyncWebApp", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",
                                                             "CareSyncReferenceModel", "CareSyncTestSupport"]),

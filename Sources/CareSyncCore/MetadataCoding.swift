@@ -1,3 +1,4 @@
+import CareSyncJSON
 import Foundation
 
 /// Sample metadata as the stores keep it: JSON text of an object of string, number and boolean values,
@@ -42,19 +43,9 @@ public enum MetadataCoding {
         public init(key: String) { self.key = key }
     }
 
-    /// A JSON string literal: quote, backslash and control characters escaped, everything else as UTF-8.
+    /// A JSON string literal, escaped by `JSONString` (the one escaper).
     static func writeString(_ s: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0..<0x20: out.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONString.write(s, into: &out)
     }
 
     /// The metadata of stored JSON text (nil or empty: none). The stored form is read by a small parser of its

@@ -155,10 +155,7 @@ import Testing
     }
 
     @Test func negativeControlPageAndAnchorInTwoTransactionsIsCaught() async throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        let violations = try await onDedicatedThread { try Self.run(feed: Self.pageAndAnchorInTwoTransactions, seed: seed) }
-        #expect(violations.count == 3)
-        #expect(violations.contains { $0.missing > 0 }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
+        try await expectCaught(feed: Self.pageAndAnchorInTwoTransactions) { $0.missing > 0 }
     }
 
     @Test func pagesReadInTwoHalvesSeeEveryChangeExactlyOnceInOrder() async throws {
@@ -169,10 +166,22 @@ import Testing
     }
 
     @Test func negativeControlHalvesFromTwoSnapshotsAreCaught() async throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        let violations = try await onDedicatedThread { try Self.run(feed: Self.halvesFromTwoSnapshots, limit: 8, seed: seed) }
-        #expect(violations.count == 3)
-        #expect(violations.contains { !$0.isEmpty }, "seed \(seed): the wrong feed went unnoticed: \(violations)")
+        try await expectCaught(feed: Self.halvesFromTwoSnapshots, limit: 8) { !$0.isEmpty }
+    }
+
+    /// A wrong feed shows only when a write lands inside its gap, which one run on a loaded machine can miss:
+    /// up to five runs, and the checker must catch it (`caught`) in one of them.
+    func expectCaught(feed: @escaping Feed, limit: Int = 5,
+                      _ caught: @escaping (Violations) -> Bool) async throws {
+        var runs: [String] = []
+        for _ in 1...5 {
+            let seed = UInt64.random(in: 0...UInt64.max)
+            let violations = try await onDedicatedThread { try Self.run(feed: feed, limit: limit, seed: seed) }
+            #expect(violations.count == 3)
+            if violations.contains(where: caught) { return }
+            runs.append("seed \(seed): \(violations)")
+        }
+        Issue.record("the wrong feed went unnoticed in five runs: \(runs)")
     }
 
     @Test func checkerFlagsMissingDuplicateAndDisorder() {

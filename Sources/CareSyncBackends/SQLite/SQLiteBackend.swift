@@ -24,7 +24,8 @@ public struct SQLiteBackend: StoreBackend {
         configuration.connection.synchronous = switch settings.sqliteSynchronous {
         case .off: .off
         case .normal: .normal
-        case .full, .extra: .full
+        case .full: .full
+        case .extra: .extra
         }
         let database = try StartupCheck.opening(settings.databasePath) {
             try Database(path: settings.databasePath, configuration: configuration)

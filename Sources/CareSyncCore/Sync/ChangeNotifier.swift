@@ -31,8 +31,8 @@ public final class ChangeNotifier: Sendable {
         /// Interrupts so far: a wait whose tag saw an older epoch does not park.
         var interrupts: UInt64 = 0
     }
-    private let state = Mutex(State())
-    private let observers = Mutex<[@Sendable (String) -> Void]>([])
+    private let state = Locked(State())
+    private let observers = Locked<[@Sendable (String) -> Void]>([])
     private let timerQueue = DispatchQueue(label: "caresync.longpoll.timers")
 
     /// A notifier with no waiters.

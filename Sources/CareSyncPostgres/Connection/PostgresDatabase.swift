@@ -1,9 +1,8 @@
-import Dispatch
+import CareSyncStoreCore
 import Foundation
-import Synchronization
 
 /// A PostgreSQL database shared by threads: a pool of reader connections, and one writer connection on
-/// which concurrent writes share transactions (`PostgresGroupCommit`).
+/// which concurrent writes share transactions (the store core's `GroupCommit`, as on SQLite).
 ///
 /// Reads run in a `REPEATABLE READ READ ONLY` transaction, so everything a `read` closure sees is one
 /// snapshot. Writes run in `READ COMMITTED` transactions; a write that loses a race (serialization
@@ -17,9 +16,7 @@ import Synchronization
 /// try database.write { db in try db.query("DELETE FROM tokens WHERE id = $1", [.text(id)]) }
 /// let count = try database.read { db in try db.query("SELECT count(*) FROM tokens").first { try $0.int64(0) } }
 /// ```
-public final class PostgresDatabase: @unchecked Sendable {
-    // @unchecked: idle readers are only touched under their mutex; the writer connection only on the group
-    // commit's queue. Those two rules are what makes sharing this class safe.
+public final class PostgresDatabase: Sendable {
 
     /// Where to connect, the pool's size and the bounds on every call.
     public struct Configuration: Hashable, Sendable {
@@ -42,17 +39,20 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// The settings it was opened with.
     public let configuration: Configuration
 
-    private let idleReaders = Mutex<[IdleReader]>([])
-    private let readerSlots: DispatchSemaphore
-    private let writes: PostgresGroupCommit
+    private let readers: ConnectionPool<PostgresConnection>
+    private let writes: GroupCommit<PostgresConnection>
 
     /// Opens the pool and checks the server answers (one connection opens now; the rest on demand).
     public init(_ configuration: Configuration) throws {
         self.configuration = configuration
-        readerSlots = DispatchSemaphore(value: max(1, configuration.maximumReaders))
         let first = try Self.open(configuration)
-        writes = PostgresGroupCommit(retries: configuration.retries) { try Self.open(configuration) }
-        idleReaders.withLock { $0.append(IdleReader(connection: first)) }
+        readers = ConnectionPool(size: configuration.maximumReaders, open: { try Self.open(configuration) }, recycle: { connection in
+            connection.rollbackQuietly()
+            return !connection.isBroken && !connection.isInTransaction
+        })
+        let writer = WriterQueue<PostgresConnection>(label: "caresync.postgres.writer") { try Self.open(configuration) }
+        writes = GroupCommit(writer: writer, retries: configuration.retries, label: "caresync.postgres.group-commit")
+        readers.add(first)
     }
 
     /// Opens one connection with the pool's settings (schema, statement timeout).
@@ -84,24 +84,13 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// wrote stays. Concurrent calls may share one transaction, each in a savepoint of its own, so `body`
     /// must not end the transaction itself.
     public func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            var result: T?
-            try writes.perform { db in result = try body(db) }
-            guard let result else { preconditionFailure("a finished write without a result") }
-            return result
-        }
+        precondition(!writes.writer.isCurrent, "PostgresDatabase.write called inside write: deadlock")
+        return try writes.write(body)
     }
 
     /// `write` without blocking a thread: suspends until the commit that holds `body` returned.
     public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let result = WriteResult<T>()
-            writes.submit({ db in result.value = try body(db) }, completion: { error in
-                if let error { continuation.resume(throwing: error); return }
-                guard let value = result.value else { preconditionFailure("a finished write without a result") }
-                continuation.resume(returning: value)
-            })
-        }
+        try await writes.asyncWrite(body)
     }
 
     /// Transactions committed by writes so far; fewer than the calls when concurrent writes shared one.
@@ -120,40 +109,7 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// Runs `body` on a pooled connection with no transaction around it (migrations, session settings).
     /// A connection found broken is replaced and `body` run once more: it must be safe to repeat.
     public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        readerSlots.wait()
-        defer { readerSlots.signal() }
-        var connection = try checkOut()
-        do {
-            defer { checkIn(connection) }
-            return try body(connection)
-        } catch let error as PostgresError where error.kind == .connectionLost {
-            connection = try Self.open(configuration)  // a pooled connection went stale (server restarted)
-            defer { checkIn(connection) }
-            return try body(connection)
-        }
+        // A pooled connection that went stale (the server restarted) is replaced once.
+        try readers.withConnection(retryOnNew: { ($0 as? PostgresError)?.kind == .connectionLost }, body)
     }
-
-    private func checkOut() throws -> PostgresConnection {
-        if let idle = idleReaders.withLock({ $0.popLast() }) { return idle.connection }
-        return try Self.open(configuration)
-    }
-
-    private func checkIn(_ connection: PostgresConnection) {
-        connection.rollbackQuietly()
-        guard !connection.isBroken, !connection.isInTransaction else { return }
-        let idle = IdleReader(connection: connection)
-        idleReaders.withLock { $0.append(idle) }
-    }
-}
-
-/// A reader connection in the pool. @unchecked: a connection is used by one thread at a time, and the pool's
-/// mutex hands it from the thread that checked it in to the one that checks it out.
-private struct IdleReader: @unchecked Sendable {
-    let connection: PostgresConnection
-}
-
-/// The value of an asynchronous write, handed from its body to its completion.
-private final class WriteResult<T>: @unchecked Sendable {
-    // @unchecked: set by the body and read by the completion, both on the writer's queue, in that order.
-    var value: T?
 }

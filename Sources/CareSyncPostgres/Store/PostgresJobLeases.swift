@@ -42,8 +42,8 @@ final class PostgresJobLeases: Sendable {
         }
     }
 
-    /// The leases' connection and the jobs it holds. @unchecked: only touched under the mutex.
-    private struct Session: @unchecked Sendable {
+    /// The leases' connection and the jobs it holds; only the mutex reaches it.
+    private struct Session {
         let connection: PostgresConnection
         var jobs: Set<LeasedJob> = []
     }

@@ -1,3 +1,4 @@
+import CareSyncStoreCore
 import CareSyncCore
 import Foundation
 
@@ -21,9 +22,5 @@ enum PostgresSampleRow {
     }
 }
 
-/// A stored row that breaks the schema's invariants (written by something else, or damaged).
-public struct PostgresStoreCorruption: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What was wrong.
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
+/// A stored row that breaks the schema's invariants (the store core's `StoreCorruption`, as on SQLite).
+public typealias PostgresStoreCorruption = StoreCorruption

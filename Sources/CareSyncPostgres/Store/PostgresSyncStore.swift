@@ -152,25 +152,17 @@ public final class PostgresSyncStore: SyncStore {
 
     /// The current version of the report of (patient, source, syncIdentifier).
     public func report(patient: String, syncIdentifier: String, source: String) throws -> WeeklyReport? {
-        try database.read { db in
-            try PostgresReportQueries.row(db, patient: patient, source: source, syncIdentifier: syncIdentifier)
-                .map { try PostgresReportQueries.report(db, patient: patient, row: $0) }
-        }
+        try database.read { try PostgresDialect.reports.report($0, patient: patient, source: source, syncIdentifier: syncIdentifier) }
     }
 
     /// The sources with a report of this id, bytewise.
     public func reportSources(patient: String, syncIdentifier: String) throws -> [String] {
-        try database.read { try PostgresReportQueries.sources($0, patient: patient, syncIdentifier: syncIdentifier) }
+        try database.read { try PostgresDialect.reports.sources($0, patient: patient, syncIdentifier: syncIdentifier) }
     }
 
     /// A page of the report list, read in one snapshot.
     public func reports(_ query: ReportListQuery) throws -> ReportPage {
-        try database.read { db in
-            let plan = ReportPage.plan(try PostgresReportQueries.rows(db, query), query: query,
-                                       position: PostgresReportQueries.position, keyCount: \.keys.count)
-            return ReportPage(reports: try plan.rows.map { try PostgresReportQueries.report(db, patient: query.patient, row: $0) },
-                              next: plan.next)
-        }
+        try database.read { try PostgresDialect.reports.page($0, query) }
     }
 
     // MARK: Jobs

@@ -34,11 +34,11 @@ public final class PostgresWebhookStore: WebhookStore {
     }
 
     public func subscriptions() throws -> [WebhookSubscriptionStatus] {
-        try database.read { db in try PostgresWebhookRows.statuses(db, id: nil) }
+        try database.read { db in try PostgresDialect.webhooks.statuses(db, id: nil) }
     }
 
     public func subscription(id: String) throws -> WebhookSubscriptionStatus? {
-        try database.read { db in try PostgresWebhookRows.statuses(db, id: id).first }
+        try database.read { db in try PostgresDialect.webhooks.statuses(db, id: id).first }
     }
 
     public func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool {
@@ -87,7 +87,7 @@ public final class PostgresWebhookStore: WebhookStore {
         return try database.write { db in
             let entries = try PostgresOutbox.entries(db, after: 0, limit: limit, locking: true)
             guard let last = entries.last else { return 0 }
-            let targets = try PostgresWebhookRows.fanOutTargets(db)
+            let targets = try PostgresDialect.webhooks.fanOutTargets(db)
             var teams: [String: Set<String>] = [:]
             var queues = targets.map(\.queue)
             for entry in entries {

@@ -1,3 +1,4 @@
+import CareSyncJSON
 import Foundation
 
 /// The one JSON writer of the server's answers: compact, object keys sorted, into a `ByteBuffer`.
@@ -63,36 +64,9 @@ extension JSONValue {
         }
     }
 
-    /// A string literal: quote, backslash and control characters escaped (`\n`, `\r`, `\t` or `\u00XX`).
-    static func writeString(_ s: String, into out: inout ByteBuffer) {
-        var s = s
-        s.withUTF8 { bytes in
-            // The common case, nothing to escape: the bytes at once.
-            guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                out.reserve(bytes.count + 2)
-                out.appendUnchecked(UInt8(ascii: "\""))
-                out.appendUnchecked(UnsafeRawBufferPointer(bytes))
-                out.appendUnchecked(UInt8(ascii: "\""))
-                return
-            }
-            out.reserve(bytes.count * 6 + 2)
-            out.appendUnchecked(UInt8(ascii: "\""))
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): out.appendUnchecked(#"\""#)
-                case UInt8(ascii: "\\"): out.appendUnchecked(#"\\"#)
-                case 0x0A: out.appendUnchecked(#"\n"#)
-                case 0x0D: out.appendUnchecked(#"\r"#)
-                case 0x09: out.appendUnchecked(#"\t"#)
-                case 0..<0x20:
-                    out.appendUnchecked(#"\u00"#)
-                    out.appendUnchecked(hexDigit(byte >> 4))
-                    out.appendUnchecked(hexDigit(byte & 15))
-                default: out.appendUnchecked(byte)
-                }
-            }
-            out.appendUnchecked(UInt8(ascii: "\""))
-        }
+    /// A string literal, escaped by `JSONString` (the one escaper: control characters, `"`, `\`, DEL, U+2028/2029).
+    @inline(__always) static func writeString(_ s: String, into out: inout ByteBuffer) {
+        JSONString.write(s, into: &out)
     }
 
     /// The uuid's text as `UUID.uuidString` writes it (upper-case hex, 8-4-4-4-12), without building a string.
@@ -111,8 +85,7 @@ extension JSONValue {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
     }
 
-    /// A lower-case hex digit.
-    @inline(__always) private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
-    }
 }
+
+/// The API's byte buffer takes `JSONString`'s output directly.
+extension ByteBuffer: JSONOutput {}

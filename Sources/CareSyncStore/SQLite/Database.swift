@@ -1,6 +1,5 @@
-import Dispatch
+import CareSyncStoreCore
 import Foundation
-import Synchronization
 
 /// A database file shared by threads: one writer connection on a serial queue, and a pool of readers.
 ///
@@ -14,10 +13,7 @@ import Synchronization
 /// try database.write { db in try db.execute("DELETE FROM tokens WHERE id = ?", [.text(id)]) }
 /// let count = try database.read { db in try db.scalarInt64("SELECT count(*) FROM tokens") ?? 0 }
 /// ```
-public final class Database: @unchecked Sendable {
-    // @unchecked: `writer` is only touched on `writerQueue`; readers are handed out under `poolLock`,
-    // one thread at a time. Those two rules are what makes sharing this class safe.
-
+public final class Database: Sendable {
     /// Pool size and the connections' settings.
     public struct Configuration: Hashable, Sendable {
         /// Settings of the writer connection (readers copy them, read-only).
@@ -33,51 +29,35 @@ public final class Database: @unchecked Sendable {
     /// The settings it was opened with.
     public let configuration: Configuration
 
-    private let writer: Connection
-    private let writerQueue: DispatchQueue
-    private let writerKey = DispatchSpecificKey<Bool>()
-    private let groupCommit: GroupCommit
-    /// Readers not checked out.
-    private let idleReaders = Mutex<[IdleReader]>([])
-    private let readerSlots: DispatchSemaphore
+    /// The writer connection, owned by its serial queue, and the group commit that runs writes on it.
+    private let groupCommit: GroupCommit<Connection>
+    private let readers: ConnectionPool<Connection>
 
     /// Opens (creating if needed) the database at `path`. The writer opens now; readers open on demand.
     public init(path: String, configuration: Configuration = .init()) throws {
         self.path = path
         self.configuration = configuration
-        self.writer = try Connection(path: path, configuration: configuration.connection)
-        self.writerQueue = DispatchQueue(label: "caresync.database.writer")
-        self.readerSlots = DispatchSemaphore(value: max(1, configuration.maximumReaders))
-        writerQueue.setSpecific(key: writerKey, value: true)
-        groupCommit = GroupCommit(writer: writer, writerQueue: writerQueue)
+        let writer = try Connection(path: path, configuration: configuration.connection)
+        let queue = WriterQueue(label: "caresync.database.writer", connection: writer, open: { writer })
+        groupCommit = GroupCommit(writer: queue, label: "caresync.database.group-commit")
+        var settings = configuration.connection
+        settings.readOnly = true
+        readers = ConnectionPool(size: configuration.maximumReaders,
+                                 open: { [settings] in try Connection(path: path, configuration: settings) },
+                                 recycle: { reader in reader.rollbackQuietly(); return true })
     }
 
     /// Runs `body` on the writer connection inside a `BEGIN IMMEDIATE` transaction and returns after its
     /// `COMMIT`; when it throws, nothing it wrote stays. Concurrent calls may share one transaction and one
     /// commit (`GroupCommit`), each in a savepoint of its own: so `body` must not end the transaction itself.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        precondition(DispatchQueue.getSpecific(key: writerKey) == nil, "Database.write called inside write: deadlock")
-        return try withoutActuallyEscaping(body) { body in
-            var result: T?
-            let job = GroupCommit.Job(blocking: { db in result = try body(db) })
-            groupCommit.perform(job)
-            if let error = job.error { throw error }
-            guard let result else { preconditionFailure("a finished write job without a result") }
-            return result
-        }
+        precondition(!groupCommit.writer.isCurrent, "Database.write called inside write: deadlock")
+        return try groupCommit.write(body)
     }
 
     /// `write` without blocking a thread: suspends until the commit that holds `body` returned.
     public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let result = WriteResult<T>()
-            let job = GroupCommit.Job({ db in result.value = try body(db) }, completion: { error in
-                if let error { continuation.resume(throwing: error); return }
-                guard let value = result.value else { preconditionFailure("a finished write job without a result") }
-                continuation.resume(returning: value)
-            })
-            groupCommit.submit(job)
-        }
+        try await groupCommit.asyncWrite(body)
     }
 
     /// Transactions committed by `write` so far; fewer than the calls when concurrent writes shared a commit.
@@ -88,8 +68,8 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` on the writer connection with no transaction around it (PRAGMAs, VACUUM, migrations).
     public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
-        precondition(DispatchQueue.getSpecific(key: writerKey) == nil, "Database.write called inside write: deadlock")
-        return try writerQueue.sync { try body(writer) }
+        precondition(!groupCommit.writer.isCurrent, "Database.write called inside write: deadlock")
+        return try groupCommit.writer.sync(body)
     }
 
     /// Runs `body` on a reader connection inside one read transaction: one consistent snapshot.
@@ -99,53 +79,12 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` on a reader connection with no transaction around it (each statement its own snapshot).
     public func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
-        let reader = try checkOutReader()
-        defer { checkIn(reader) }
-        return try body(reader)
+        try readers.withConnection(body)
     }
 
     /// Runs `body` on another reader connection inside its own read transaction if one is free right now, nil
     /// otherwise. A caller that already holds a reader uses it for a second one: waiting could deadlock the pool.
     public func readIfIdle<T>(_ body: (Connection) throws -> T) throws -> T? {
-        guard let reader = try checkOutReader(waiting: false) else { return nil }
-        defer { checkIn(reader) }
-        return try reader.transaction(.deferred) { try body(reader) }
+        try readers.withConnectionIfIdle { reader in try reader.transaction(.deferred) { try body(reader) } }
     }
-
-    private func checkOutReader() throws -> Connection {
-        try checkOutReader(waiting: true)!
-    }
-
-    /// A reader, opened if none is idle; nil when `waiting` is false and every slot is taken.
-    private func checkOutReader(waiting: Bool) throws -> Connection? {
-        if waiting { readerSlots.wait() } else if readerSlots.wait(timeout: .now()) == .timedOut { return nil }
-        if let idle = idleReaders.withLock({ $0.popLast() }) { return idle.connection }
-        do {
-            var settings = configuration.connection
-            settings.readOnly = true
-            return try Connection(path: path, configuration: settings)
-        } catch {
-            readerSlots.signal()
-            throw error
-        }
-    }
-
-    private func checkIn(_ reader: Connection) {
-        reader.rollbackQuietly()
-        let idle = IdleReader(connection: reader)
-        idleReaders.withLock { $0.append(idle) }
-        readerSlots.signal()
-    }
-}
-
-/// A reader connection in the pool. @unchecked: a connection is used by one thread at a time, and the pool's
-/// lock hands it from the thread that checked it in to the one that checks it out.
-private struct IdleReader: @unchecked Sendable {
-    let connection: Connection
-}
-
-/// The value of an asynchronous write, handed from its body to its completion.
-private final class WriteResult<T>: @unchecked Sendable {
-    // @unchecked: set by the body and read by the completion, both on the thread that ran the group, in that order.
-    var value: T?
 }

@@ -1,6 +1,7 @@
 import CareSyncCore
 import CareSyncParallel
 import Foundation
+import Synchronization
 
 /// The anchored change feed: one page read in the caller's single read transaction, a large page in two halves
 /// on two connections at once when both see the same snapshot.
@@ -50,9 +51,17 @@ enum FeedQuery {
         return rows
     }
 
-    /// A connection used by one of the two halves' threads only, while its owner waits for both.
-    private struct LentConnection: @unchecked Sendable {
-        let connection: Connection
+    /// A connection lent to one of the two halves' threads while its owner waits for both.
+    /// @unchecked: `take` hands it out once (asserted), so one thread at a time uses it.
+    private final class LentConnection: @unchecked Sendable {
+        private let lent: Connection
+        private let taken = Atomic<Bool>(false)
+        init(connection: Connection) { lent = connection }
+        /// The connection; traps when taken twice.
+        var connection: Connection {
+            precondition(!taken.exchange(true, ordering: .acquiringAndReleasing), "a lent connection taken twice")
+            return lent
+        }
     }
 }
 

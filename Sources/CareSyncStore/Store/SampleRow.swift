@@ -1,3 +1,4 @@
+import CareSyncStoreCore
 import CareSyncCore
 import Foundation
 
@@ -36,9 +37,5 @@ enum SampleRow {
     }
 }
 
-/// A stored row that breaks the schema's invariants (written by something else, or damaged).
-public struct StoreCorruption: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What was wrong.
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
+/// A stored row that breaks the schema's invariants (the store core's, shared with PostgreSQL).
+public typealias StoreCorruption = CareSyncStoreCore.StoreCorruption

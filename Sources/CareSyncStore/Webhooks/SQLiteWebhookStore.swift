@@ -30,11 +30,11 @@ public final class SQLiteWebhookStore: WebhookStore {
     }
 
     public func subscriptions() throws -> [WebhookSubscriptionStatus] {
-        try database.read { db in try WebhookRows.statuses(db, id: nil) }
+        try database.read { db in try SQLiteDialect.webhooks.statuses(db, id: nil) }
     }
 
     public func subscription(id: String) throws -> WebhookSubscriptionStatus? {
-        try database.read { db in try WebhookRows.statuses(db, id: id).first }
+        try database.read { db in try SQLiteDialect.webhooks.statuses(db, id: id).first }
     }
 
     public func setPaused(_ paused: Bool, subscription id: String, now: Date) throws -> Bool {
@@ -87,7 +87,7 @@ public final class SQLiteWebhookStore: WebhookStore {
         return try database.write { db in
             let entries = try OutboxQueries.entries(db, after: 0, limit: limit)
             guard let last = entries.last else { return 0 }
-            let targets = try WebhookRows.fanOutTargets(db)
+            let targets = try SQLiteDialect.webhooks.fanOutTargets(db)
             var teams: [String: Set<String>] = [:]
             var queues = targets.map(\.queue)
             for entry in entries {

@@ -1,0 +1,42 @@
+/// A value the shared queries bind; each dialect maps it to its own (SQLite `SQLValue`, PostgreSQL `PostgresValue`).
+public enum QueryValue: Sendable, Hashable {
+    /// Text.
+    case text(String)
+    /// A 64-bit integer.
+    case integer(Int64)
+    /// Bytes.
+    case blob([UInt8])
+}
+
+/// One result row, read by 0-based column.
+public protocol QueryRow {
+    /// The text of `column`.
+    func text(_ column: Int) throws -> String
+    /// The integer of `column`.
+    func integer(_ column: Int) throws -> Int64
+    /// The integer of `column`, nil when NULL.
+    func optionalInteger(_ column: Int) throws -> Int64?
+    /// The bytes of `column`.
+    func blob(_ column: Int) throws -> [UInt8]
+    /// The boolean of `column` (SQLite: an integer, nonzero is true; PostgreSQL: `boolean`).
+    func flag(_ column: Int) throws -> Bool
+}
+
+/// A connection the shared queries run on; the SQL text they pass is the dialect's own (`ReportSQL`, …).
+public protocol QueryConnection: AnyObject {
+    /// A row of this connection's results.
+    associatedtype Row: QueryRow
+    /// The marker of the `index`th parameter (1-based) in this dialect's SQL: `?` on SQLite, `$1` on PostgreSQL.
+    static func parameter(_ index: Int) -> String
+    /// Runs `sql` with `values` bound in order and decodes each row.
+    func fetch<T>(_ sql: String, _ values: [QueryValue], _ decode: (Row) throws -> T) throws -> [T]
+    /// Runs `sql` with `values` bound in order, for its effect.
+    func run(_ sql: String, _ values: [QueryValue]) throws
+}
+
+extension QueryConnection {
+    /// The first decoded row, or nil when there is none.
+    public func fetchFirst<T>(_ sql: String, _ values: [QueryValue], _ decode: (Row) throws -> T) throws -> T? {
+        try fetch(sql, values, decode).first
+    }
+}
