@@ -24,7 +24,8 @@ struct PostgresConcurrencyTests {
         }
     }
 
-    /// A commit on one instance wakes a long poll parked on another (LISTEN/NOTIFY), long before its deadline.
+    /// A commit on one instance wakes a long poll parked on another (LISTEN/NOTIFY): `wait` answers true only when
+    /// woken, false at its deadline, so no wall-clock bound is needed.
     @Test func aCommitOnOneInstanceWakesALongPollOnAnother() async throws {
         let name = "wake-" + UUID().uuidString.prefix(8)
         let stores = try Self.instances(2, name: name)
@@ -37,12 +38,10 @@ struct PostgresConcurrencyTests {
             }
         }
         let seen = poller.notifier.generation(of: Self.patient)
-        let started = ContinuousClock.now
-        let waiting = Task { await poller.notifier.wait(for: Self.patient, after: seen, timeout: 10) }
+        let waiting = Task { await poller.notifier.wait(for: Self.patient, after: seen, timeout: 60) }
         _ = try writer.upsert([SampleInput(type: .stepCount, value: 1, start: Self.t0, end: Self.t0 + 60)],
                               patient: Self.patient, source: "s", now: Self.t0)
         #expect(await waiting.value, "the poll on the other instance was not woken")
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(poller.notifier.generation(of: "another patient") == 0)
     }
 
