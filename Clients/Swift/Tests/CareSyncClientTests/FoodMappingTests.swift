@@ -51,4 +51,14 @@ import Testing
         let twice = Self.bagel([("DietaryEnergyConsumed", "kcal", "250"), ("DietaryEnergyConsumed", "kcal", "30")])
         #expect(Self.mapper.samples(twice, foodID: "food-abc").count == 2)
     }
+
+    @Test func aFoodReplacesTheDietarySamplesAnEarlierAgentStoredForIt() throws {
+        let food = try #require(Self.mapper.samples(Self.bagel([("DietaryEnergyConsumed", "kcal", "250")]), foodID: "food-abc").first).get()
+        var identity = ExportIdentity(previous: [
+            "export-old": .init(syncVersion: 1, digest: nil, sourceName: "FoodLog", type: "dietaryEnergyConsumed"),
+            "export-walk": .init(syncVersion: 1, digest: nil, sourceName: "FoodLog", type: "stepCount"),
+        ])
+        _ = identity.assign(food)
+        #expect(identity.gone() == ["export-old"])  // the food holds the export's energy readings; steps are not its
+    }
 }
