@@ -9,10 +9,12 @@ public struct Sample: Hashable, Sendable {
     public var uuid: UUID
     /// What is measured.
     public var type: SampleType
-    /// The value in the type's canonical unit; a correlation's first component (systolic).
+    /// The value in the type's canonical unit; a pair's first component (systolic); a food's number of components.
     public var value: Double
     /// A correlation's second component (diastolic) in the canonical unit; nil for every other type.
     public var secondValue: Double?
+    /// A food's components, each in its type's canonical unit; empty for every other type (a pair uses `value`, `secondValue`).
+    public var components: [SampleType: Double]
     /// When the measurement starts.
     public var start: Date
     /// When the measurement ends (`end >= start`).
@@ -27,10 +29,11 @@ public struct Sample: Hashable, Sendable {
     public var metadata: [String: MetadataValue]
 
     /// Creates a value from its fields.
-    public init(uuid: UUID, type: SampleType, value: Double, secondValue: Double? = nil, start: Date, end: Date,
-                syncIdentifier: String?, syncVersion: Int64?, source: String,
+    public init(uuid: UUID, type: SampleType, value: Double, secondValue: Double? = nil, components: [SampleType: Double] = [:],
+                start: Date, end: Date, syncIdentifier: String?, syncVersion: Int64?, source: String,
                 metadata: [String: MetadataValue] = [:]) {
-        self.uuid = uuid; self.type = type; self.value = value; self.secondValue = secondValue; self.start = start; self.end = end
+        self.uuid = uuid; self.type = type; self.value = value; self.secondValue = secondValue; self.components = components
+        self.start = start; self.end = end
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion
         self.source = source; self.metadata = metadata
     }
@@ -43,10 +46,12 @@ public struct SampleInput: Hashable, Sendable {
     public var uuid: UUID?
     /// What is measured.
     public var type: SampleType
-    /// The value in the type's canonical unit; a correlation's first component (systolic).
+    /// The value in the type's canonical unit; a pair's first component (systolic); a food's number of components.
     public var value: Double
     /// A correlation's second component (diastolic) in the canonical unit; nil for every other type.
     public var secondValue: Double?
+    /// A food's components, each in its type's canonical unit; empty for every other type (a pair uses `value`, `secondValue`).
+    public var components: [SampleType: Double]
     /// When the measurement starts.
     public var start: Date
     /// When the measurement ends (`end >= start`).
@@ -59,16 +64,20 @@ public struct SampleInput: Hashable, Sendable {
     public var metadata: [String: MetadataValue]
 
     /// Creates a value from its fields.
-    public init(uuid: UUID? = nil, type: SampleType, value: Double, secondValue: Double? = nil, start: Date, end: Date,
+    public init(uuid: UUID? = nil, type: SampleType, value: Double, secondValue: Double? = nil,
+                components: [SampleType: Double] = [:], start: Date, end: Date,
                 syncIdentifier: String? = nil, syncVersion: Int64? = nil, metadata: [String: MetadataValue] = [:]) {
-        self.uuid = uuid; self.type = type; self.value = value; self.secondValue = secondValue; self.start = start; self.end = end
+        self.uuid = uuid; self.type = type; self.value = value; self.secondValue = secondValue; self.components = components
+        self.start = start; self.end = end
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion; self.metadata = metadata
     }
 }
 
 extension Sample {
-    /// A correlation's components with their canonical values, in stored order; empty for other types.
+    /// A correlation's components with their canonical values, in stored order (a food's by identifier); empty
+    /// for other types.
     public var componentValues: [(type: SampleType, value: Double)] {
+        if !components.isEmpty { return components.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value) } }
         guard let secondValue else { return [] }
         return zip(type.components, [value, secondValue]).map { ($0, $1) }
     }
@@ -77,6 +86,7 @@ extension Sample {
     /// component's when it is a correlation holding `type`, else nil.
     public func value(for type: SampleType) -> Double? {
         if self.type == type { return self.type.kind == .correlation ? nil : value }
+        if let component = components[type] { return component }
         return componentValues.first { $0.type == type }?.value
     }
 }

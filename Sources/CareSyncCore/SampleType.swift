@@ -65,4 +65,8 @@ public struct SampleType: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let bloodPressureSystolic = SampleType(rawValue: "bloodPressureSystolic")!
     /// Diastolic blood pressure (mmHg), alone or as a component of `bloodPressure`.
     public static let bloodPressureDiastolic = SampleType(rawValue: "bloodPressureDiastolic")!
+    /// A food, a correlation of dietary quantities, each in its own unit.
+    public static let food = SampleType(rawValue: "food")!
+    /// Dietary energy consumed (kcal), alone or as a component of `food`.
+    public static let dietaryEnergyConsumed = SampleType(rawValue: "dietaryEnergyConsumed")!
 }

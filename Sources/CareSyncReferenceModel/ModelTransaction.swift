@@ -127,9 +127,10 @@ final class ModelTransaction: SyncTransaction {
 
     func appendAudit(_ record: AuditRecord) throws { audit.append(record) }
 
-    /// A stored sample from an input: the given uuid and source, canonical values (both of a correlation) as they came.
+    /// A stored sample from an input: the given uuid and source, canonical values (every component of a correlation) as they came.
     static func sample(_ input: SampleInput, uuid: UUID, source: String) -> Sample {
-        Sample(uuid: uuid, type: input.type, value: input.value, secondValue: input.secondValue, start: input.start, end: input.end,
+        Sample(uuid: uuid, type: input.type, value: input.value, secondValue: input.secondValue, components: input.components,
+               start: input.start, end: input.end,
                syncIdentifier: input.syncIdentifier, syncVersion: input.syncVersion, source: source, metadata: input.metadata)
     }
 }

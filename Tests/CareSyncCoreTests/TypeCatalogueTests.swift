@@ -61,6 +61,7 @@ import Testing
     func everyTypeAcceptsItsUnitsAndRefusesOthers(_ type: SampleType) throws {
         let draft = SampleDraft(type: type.rawValue, start: "2020-06-18T10:00:00Z", end: "2020-06-18T10:30:00Z")
         var problems: [ValidationProblem] = []
+        if type.definition.hasComponentSet { return }  // food: each component in its own unit (FoodValidationTests)
         guard let canonical = type.canonicalUnit else {
             let allowed = try #require(type.definition.values.last)
             var valid = draft; valid.value = Double(allowed.value)

@@ -50,7 +50,12 @@ import Testing
             func sample(_ type: SampleType, value: Double, unit: String?) -> JSONValue {
                 var o: [String: JSONValue] = ["type": .string(type.rawValue), "unit": unit.map(JSONValue.string) ?? .null,
                                               "start": "2020-06-18T10:00:00Z", "end": "2020-06-18T10:30:00Z"]
-                if type.kind == .correlation {
+                if type.definition.hasComponentSet {  // food: every dietary component, each in its canonical unit
+                    o["components"] = .object(Dictionary(uniqueKeysWithValues: type.components.map { ($0.rawValue, JSONValue.number(value)) }))
+                    o["componentUnits"] = .object(Dictionary(uniqueKeysWithValues: type.components.map {
+                        ($0.rawValue, JSONValue.string($0.canonicalUnit!.symbol))
+                    }))
+                } else if type.kind == .correlation {
                     o["components"] = .object(Dictionary(uniqueKeysWithValues: type.components.map { ($0.rawValue, JSONValue.number(value)) }))
                 } else {
                     o["value"] = .number(value)
@@ -58,7 +63,7 @@ import Testing
                 return .object(o)
             }
             let samples = SampleType.all.map { type in
-                type.canonicalUnit.map { sample(type, value: 0.5, unit: $0.symbol) }
+                type.definition.hasComponentSet ? sample(type, value: 0.5, unit: nil) : type.canonicalUnit.map { sample(type, value: 0.5, unit: $0.symbol) }
                     ?? sample(type, value: Double(type.definition.values.last!.value), unit: nil)
             }
             let posted = try await server.send("POST", "/v1/patients/alice/samples", token: device, json: ["samples": .array(samples)])
@@ -71,11 +76,16 @@ import Testing
             for item in read {
                 let type = try #require(item["type"]?.stringValue.flatMap(SampleType.init(rawValue:)))
                 #expect(item["unit"] == type.canonicalUnit.map { JSONValue.string($0.symbol) }, "\(type)")  // categories have no unit key
+                if type.definition.hasComponentSet {
+                    #expect(item["value"] == .number(Double(type.components.count)))
+                    #expect(item["components"]?.objectValue == Dictionary(uniqueKeysWithValues: type.components.map { ($0.rawValue, 0.5) }))
+                    continue
+                }
                 #expect(item["value"] == .number(type.canonicalUnit == nil ? Double(type.definition.values.last!.value) : 0.5), "\(type)")
                 #expect(item["components"]?.objectValue?.count == (type.kind == .correlation ? 2 : nil), "\(type)")
             }
 
-            for type in SampleType.all where type.kind != .category {
+            for type in SampleType.all where type.kind != .category && !type.definition.hasComponentSet {
                 let canonical = type.canonicalUnit!
                 if let alternative = type.compatibleUnitExamples.dropFirst().first {
                     let query = "types=\(type.rawValue)&unit=\(alternative.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"

@@ -9,17 +9,18 @@ public enum TypeCatalogue {
         for correlation in correlations {
             for name in correlation.components {
                 precondition(byIdentifier[name]?.kind == .quantity
-                             && byIdentifier[name]?.canonicalUnit == correlation.canonicalUnit,
+                             && (correlation.hasComponentSet || byIdentifier[name]?.canonicalUnit == correlation.canonicalUnit),
                              "component \(name) of \(correlation.identifier) is not a quantity in its unit")
             }
         }
         return all
     }()
 
-    /// HealthKit's correlation types whose components CareSync stores together. `food` is left out: its
-    /// components are any number of dietary samples, which one row of two values cannot hold.
+    /// HealthKit's correlation types, whose components CareSync stores together as one sample: blood pressure's
+    /// pair in mmHg, and a food's dietary quantities (any of them, each at most once, each in its own unit).
     static let correlations: [TypeDefinition] = [
         .correlation("bloodPressure", ["bloodPressureSystolic", "bloodPressureDiastolic"], unit: "mmHg"),
+        .componentSet("food", quantities.map(\.identifier).filter { $0.hasPrefix("dietary") }),
     ]
 
     /// Positions in `definitions` by identifier.

@@ -5,7 +5,7 @@ public enum SampleKind: String, Sendable {
     /// One of a few enumerated integer values, without unit (`HKCategoryType`).
     case category
     /// Quantities of several types measured together and kept as one object (`HKCorrelationType`):
-    /// blood pressure's systolic and diastolic.
+    /// blood pressure's systolic and diastolic, a food's dietary quantities.
     case correlation
 }
 
@@ -55,11 +55,15 @@ public final class TypeDefinition: Sendable {
     public let components: [String]
     /// A quantity's values in its canonical unit; nil for categories and correlations (their components have one).
     public let range: ValueRange?
+    /// Whether a correlation holds any of its component types, each at most once and in its own unit (food), rather
+    /// than every one of them in the correlation's one unit (blood pressure); false for every other type.
+    public let hasComponentSet: Bool
 
     private init(identifier: String, kind: SampleKind, aggregation: AggregationStyle?, canonicalUnit: HealthUnit?,
-                 molarMass: Double?, values: [CategoryValue], components: [String] = []) {
+                 molarMass: Double?, values: [CategoryValue], components: [String] = [], hasComponentSet: Bool = false) {
         self.identifier = identifier; self.kind = kind; self.aggregation = aggregation
         self.canonicalUnit = canonicalUnit; self.molarMass = molarMass; self.values = values; self.components = components
+        self.hasComponentSet = hasComponentSet
         range = kind == .quantity ? canonicalUnit.map { TypeCatalogue.valueRange(of: identifier, unit: $0) } : nil
     }
 
@@ -80,6 +84,13 @@ public final class TypeDefinition: Sendable {
         }
         return TypeDefinition(identifier: identifier, kind: .correlation, aggregation: nil, canonicalUnit: canonical,
                               molarMass: nil, values: [], components: components)
+    }
+
+    /// A correlation holding a set of its `components`, at least one, each in its own canonical unit (food).
+    static func componentSet(_ identifier: String, _ components: [String]) -> TypeDefinition {
+        precondition(!components.isEmpty, "correlation \(identifier) needs components")
+        return TypeDefinition(identifier: identifier, kind: .correlation, aggregation: nil, canonicalUnit: nil,
+                              molarMass: nil, values: [], components: components, hasComponentSet: true)
     }
 
     /// A category type taking `values`.

@@ -57,10 +57,12 @@ public enum ObservationCodeTable {
 
     /// The code of one type.
     static func make(_ type: SampleType) -> ObservationCode {
-        let components: [(type: SampleType, coding: FHIRCoding, unit: UCUMUnit)] = type.components.map { component in
+        // A food's components have no panel codes here: its Observation carries none (docs/fhir.md).
+        let paired = type.definition.hasComponentSet ? [] : type.components
+        let components: [(type: SampleType, coding: FHIRCoding, unit: UCUMUnit)] = paired.map { component in
             (component, component == .bloodPressureSystolic ? systolic : diastolic, millimetersOfMercury)
         }
-        precondition(type.components.allSatisfy { $0 == .bloodPressureSystolic || $0 == .bloodPressureDiastolic },
+        precondition(paired.allSatisfy { $0 == .bloodPressureSystolic || $0 == .bloodPressureDiastolic },
                      "correlation \(type) has components without a FHIR code")
         if let standard = standards[type.rawValue] {
             return ObservationCode(type: type, standard: standard.codings, category: standard.category,

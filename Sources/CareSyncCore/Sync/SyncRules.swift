@@ -54,12 +54,14 @@ public enum SyncRules {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// "Content equal" for report samples: the same type, value (both components of a correlation), time
+    /// "Content equal" for report samples: the same type, value (every component of a correlation), time
     /// range and metadata.
     /// uuid, sync identifier, version and source are not content.
     public static func contentEqual(_ stored: Sample, _ input: SampleInput) -> Bool {
         stored.type == input.type && valuesEqual(stored.value, input.value)
             && optionalValuesEqual(stored.secondValue, input.secondValue)
+            && stored.components.count == input.components.count
+            && stored.components.allSatisfy { type, value in input.components[type].map { valuesEqual(value, $0) } ?? false }
             && instantsEqual(stored.start, input.start) && instantsEqual(stored.end, input.end)
             && metadataEqual(stored.metadata, input.metadata)
     }

@@ -6,8 +6,10 @@ public struct SampleDraft: Hashable, Sendable {
     public var type: String?
     /// The value in `unit`; none for correlation types.
     public var value: Double?
-    /// A correlation's component values in `unit`, by component type (`bloodPressureSystolic`); none otherwise.
+    /// A correlation's component values in `unit` (a food's in `componentUnits`), by component type; none otherwise.
     public var components: [String: Double]?
+    /// A food's unit of each component, by component type (`dietaryEnergyConsumed: kcal`); none otherwise.
+    public var componentUnits: [String: String]?
     /// The unit symbol; none for category types.
     public var unit: String?
     /// RFC 3339 start, with offset.
@@ -23,10 +25,11 @@ public struct SampleDraft: Hashable, Sendable {
 
     /// Creates a draft.
     public init(uuid: String? = nil, type: String? = nil, value: Double? = nil, components: [String: Double]? = nil,
-                unit: String? = nil,
+                componentUnits: [String: String]? = nil, unit: String? = nil,
                 start: String? = nil, end: String? = nil, syncIdentifier: String? = nil, syncVersion: Int64? = nil,
                 metadata: [String: MetadataValue]? = nil) {
-        self.uuid = uuid; self.type = type; self.value = value; self.components = components; self.unit = unit; self.start = start; self.end = end
+        self.uuid = uuid; self.type = type; self.value = value; self.components = components; self.componentUnits = componentUnits
+        self.unit = unit; self.start = start; self.end = end
         self.syncIdentifier = syncIdentifier; self.syncVersion = syncVersion; self.metadata = metadata
     }
 }

@@ -46,7 +46,11 @@ public enum SampleValidator {
         } else {
             problem("type", "is required")
         }
-        if let type {
+        if let type, type.definition.hasComponentSet {
+            if let given = draft.unit {
+                problem("unit", "is not taken by '\(type.rawValue)': give each component's unit in componentUnits, got '\(given)'")
+            }
+        } else if let type {
             switch type.resolveUnit(draft.unit) {
             case let .resolved(resolved): unit = resolved
             case let .problem(message): problem("unit", message)
@@ -55,7 +59,13 @@ public enum SampleValidator {
 
         var value: Double?
         var secondValue: Double?
-        if let type, type.kind == .correlation {
+        var components: [SampleType: Double] = [:]
+        if let type, type.definition.hasComponentSet {
+            if let set = componentSet(draft, type: type, index: index, problems: &problems) {
+                components = set
+                value = Double(set.count)
+            }
+        } else if let type, type.kind == .correlation {
             if let pair = correlationValues(draft, type: type, unit: unit, index: index, problems: &problems) {
                 (value, secondValue) = pair
             }
@@ -78,7 +88,10 @@ public enum SampleValidator {
             problem("value", "is required")
         }
         if draft.components != nil, let type, type.kind != .correlation {
-            problem("components", "only correlation types (bloodPressure) take components; '\(type.rawValue)' takes value")
+            problem("components", "only correlation types (bloodPressure, food) take components; '\(type.rawValue)' takes value")
+        }
+        if draft.componentUnits != nil, let type, !type.definition.hasComponentSet {
+            problem("componentUnits", "only 'food' takes componentUnits; '\(type.rawValue)' takes one unit")
         }
 
         let start = date(draft.start, field: "start", index: index, problems: &problems)
@@ -89,7 +102,8 @@ public enum SampleValidator {
         checkMetadata(draft.metadata ?? [:], index: index, problems: &problems)
 
         guard problems.count == before, let type, let value, let start, let end else { return nil }
-        return SampleInput(uuid: uuid, type: type, value: value, secondValue: secondValue, start: start, end: end,
+        return SampleInput(uuid: uuid, type: type, value: value, secondValue: secondValue, components: components,
+                           start: start, end: end,
                            syncIdentifier: draft.syncIdentifier, syncVersion: draft.syncVersion,
                            metadata: draft.metadata ?? [:])
     }

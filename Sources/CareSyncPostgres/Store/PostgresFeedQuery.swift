@@ -31,10 +31,10 @@ enum PostgresFeedQuery {
         // Each arm walks its (patient, seq) index in order and stops at the limit; the outer sort merges at
         // most twice the limit. Parameters are numbered, so both arms share them.
         let rows = try db.query("""
-            (SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, NULL::bigint
+            (SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components, NULL::bigint
                FROM samples WHERE patient = $1 AND seq > $2\(filters) ORDER BY seq LIMIT $3)
             UNION ALL
-            (SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, NULL, NULL, deleted_at_ms
+            (SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, NULL, NULL, NULL, deleted_at_ms
                FROM tombstones WHERE patient = $1 AND seq > $2\(filters) ORDER BY seq LIMIT $3)
             ORDER BY 2 LIMIT $3
             """, values)
@@ -63,6 +63,6 @@ enum PostgresFeedQuery {
         DeletedObject(uuid: try row.uuid(2), type: try PostgresSampleRow.type(row, 3), syncIdentifier: try row.optionalString(7),
                       syncVersion: try row.optionalInt64(8), source: try row.string(9),
                       start: SyncRules.date(milliseconds: try row.int64(5)), end: SyncRules.date(milliseconds: try row.int64(6)),
-                      deletedAt: SyncRules.date(milliseconds: try row.int64(12)))
+                      deletedAt: SyncRules.date(milliseconds: try row.int64(13)))
     }
 }

@@ -7,7 +7,7 @@ struct PostgresPendingRows {
     private var seqs: [Int64] = [], patients: [String] = [], uuids: [UUID] = [], types: [String] = []
     private var values: [Double] = [], starts: [Int64] = [], ends: [Int64] = [], syncIDs: [String?] = []
     private var versions: [Int64?] = [], sources: [String] = [], metadata: [String?] = [], userEntered: [Bool] = []
-    private var secondValues: [Double?] = []
+    private var secondValues: [Double?] = [], components: [String?] = []
     private var doomed: [UUID] = [], doomedPatients: [String] = [], tombstoneSeqs: [Int64] = [], deletedAt: [Int64] = []
 
     /// Whether nothing waits.
@@ -20,6 +20,7 @@ struct PostgresPendingRows {
         syncIDs.append(input.syncIdentifier); versions.append(input.syncVersion); sources.append(source)
         metadata.append(try MetadataCoding.encode(input.metadata))
         userEntered.append(input.metadata["wasUserEntered"] == .bool(true)); secondValues.append(input.secondValue)
+        components.append(try ComponentCoding.encode(input.components))
     }
 
     /// Queues moving the live sample `uuid` of `patient` to a tombstone under `seq`.
@@ -46,11 +47,12 @@ struct PostgresPendingRows {
         guard !seqs.isEmpty else { return }
         try db.query("""
             INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
-                                 user_entered, second_value)
+                                 user_entered, second_value, components)
             SELECT * FROM unnest($1::bigint[], $2::text[], $3::uuid[], $4::text[], $5::float8[], $6::bigint[], $7::bigint[],
-                                 $8::text[], $9::bigint[], $10::text[], $11::text[], $12::boolean[], $13::float8[])
+                                 $8::text[], $9::bigint[], $10::text[], $11::text[], $12::boolean[], $13::float8[], $14::text[])
             """, [.array(seqs), .array(patients), .array(uuids), .array(types), .array(values), .array(starts), .array(ends),
-                  .array(syncIDs), .array(versions), .array(sources), .array(metadata), .array(userEntered), .array(secondValues)])
+                  .array(syncIDs), .array(versions), .array(sources), .array(metadata), .array(userEntered), .array(secondValues),
+                  .array(components)])
         self = PostgresPendingRows()
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// `second_value`, a correlation's second component, from 0002_correlations.sql).
 enum PostgresSampleRow {
     /// The columns `decodeSample` reads, in order (after any leading columns given by `offset`).
-    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value"
+    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components"
 
     /// A sample from a row whose columns are `sampleColumns` starting at `offset`.
     static func decodeSample(_ row: PostgresRow, offset: Int = 0) throws -> Sample {

@@ -21,6 +21,7 @@ struct PostgresSampleRowDecoder {
         } ?? [:]
         return Sample(uuid: try row.uuid(offset + 1), type: type, value: try row.double(offset + 3),
                       secondValue: row.isNull(offset + 10) ? nil : try row.double(offset + 10),
+                      components: try ComponentCoding.decode(try row.optionalString(offset + 11)),
                       start: SyncRules.date(milliseconds: try row.int64(offset + 4)),
                       end: SyncRules.date(milliseconds: try row.int64(offset + 5)),
                       syncIdentifier: try row.optionalString(offset + 6), syncVersion: try row.optionalInt64(offset + 7),

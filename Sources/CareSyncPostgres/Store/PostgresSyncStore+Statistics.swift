@@ -18,16 +18,18 @@ extension PostgresSyncStore {
 enum PostgresStatisticsFetch {
     /// The statement text and its parameters for `plan`; `longest` is the patient's longest sample of the type
     /// read. With `component`, it reads that component (0: `value`, 1: `second_value`) of the rows of a
-    /// correlation holding the query's type instead of the type's own rows.
+    /// correlation holding the query's type instead of the type's own rows; of a food (a component set), the
+    /// `components` text, from which `input` takes the type's value (`ComponentCoding`).
     static func statement(patient: String, plan: StatisticsPlan, longest: Int64?,
                           component: (correlation: SampleType, position: Int)? = nil) -> (sql: String, parameters: [PostgresValue]) {
         let query = plan.query
-        let column = component.map { $0.position == 0 ? "value" : "second_value" } ?? "value"
+        let inSet = component?.correlation.definition.hasComponentSet ?? false
+        let column = component.map { inSet ? "components" : $0.position == 0 ? "value" : "second_value" } ?? "value"
         var sql = """
             SELECT start_ms, end_ms, \(column), source FROM samples
             WHERE patient = $1 AND type = $2 AND start_ms < $4
             """
-        if component != nil { sql += " AND second_value IS NOT NULL" }
+        if component != nil { sql += inSet ? " AND components IS NOT NULL" : " AND second_value IS NOT NULL" }
         var parameters: [PostgresValue] = [.text(patient), .text((component?.correlation ?? query.type).rawValue),
                                            .int64(plan.startMilliseconds), .int64(plan.endMilliseconds)]
         if query.countsOverlap {
@@ -60,10 +62,14 @@ enum PostgresStatisticsFetch {
                                        [.text(patient), .text((component?.correlation ?? type).rawValue)]).first { try $0.int64(0) }
             let (sql, parameters) = statement(patient: patient, plan: plan, longest: longest, component: component)
             let rows = try db.query(sql, parameters)
+            let inSet = component?.correlation.definition.hasComponentSet ?? false
             for index in 0..<rows.count {
                 let row = rows[index]
+                // A food's components: the type's value, or nothing when this food does not hold it.
+                let value = inSet ? try ComponentCoding.decode(try row.optionalString(2))[type] : try row.double(2)
+                guard let value else { continue }
                 let source = input.sourceIndex(try row.string(3))
-                input.append(StatisticsRow(start: try row.int64(0), end: try row.int64(1), value: try row.double(2), source: source))
+                input.append(StatisticsRow(start: try row.int64(0), end: try row.int64(1), value: value, source: source))
             }
         }
         return input

@@ -87,7 +87,7 @@ extension PostgresWriter {
     private func fetchExisting(_ uuids: [UUID], patient: String) throws -> [UUID: ExistingUUID] {
         let rows = try db.query("""
             SELECT 0, patient, \(PostgresSampleRow.sampleColumns) FROM samples WHERE patient = $2 AND uuid = ANY($1)
-            UNION ALL SELECT 1, NULL, NULL, uuid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tombstones
+            UNION ALL SELECT 1, NULL, NULL, uuid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM tombstones
             WHERE patient = $2 AND uuid = ANY($1)
             """, [.array(uuids), .text(patient)])
         var found: [UUID: ExistingUUID] = [:]

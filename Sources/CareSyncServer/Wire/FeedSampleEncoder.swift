@@ -23,7 +23,7 @@ struct FeedSampleEncoder: ~Copyable {
 
     /// One sample, keys in sorted order as `JSONValue.serialized()` writes them.
     mutating func sample(_ s: Sample) {
-        if s.secondValue != nil {
+        if s.secondValue != nil || !s.components.isEmpty {
             // A correlation (rare in a page): its components, then the same keys as any sample.
             JSONValue.write(SampleWire.encode(s, unit: requested), into: &out)
             return

@@ -75,6 +75,16 @@ public enum SampleWire {
             d.sample.components = components
         case let other?: bad("components", "must be an object, not \(other.kindName)")
         }
+        switch o["componentUnits"] {
+        case nil, .null?: break
+        case .object(let given)?:
+            var units: [String: String] = [:]
+            for (key, v) in given {
+                if case .string(let s) = v { units[key] = s } else { bad("componentUnits.\(key)", "must be a string, not \(v.kindName)") }
+            }
+            d.sample.componentUnits = units
+        case let other?: bad("componentUnits", "must be an object, not \(other.kindName)")
+        }
         let uuid = string("uuid"), syncIdentifier = string("syncIdentifier")
         var syncVersion: Int64?
         switch o["syncVersion"] {
@@ -113,7 +123,9 @@ public enum SampleWire {
     }
 
     /// A stored sample as JSON, its value in `unit` when given and it fits the type, else the canonical unit.
-    /// A correlation adds `components` (each component's value, same unit); its `value` repeats the first.
+    /// A correlation adds `components` (each component's value, same unit); its `value` repeats the first. A food
+    /// adds `components` in each component type's canonical unit and those units as `componentUnits`; its `value`
+    /// is its number of components, without `unit`.
     public static func encode(_ s: Sample, unit requested: HealthUnit? = nil) -> JSONValue {
         var o: [String: JSONValue] = [
             "uuid": .string(s.uuid.uuidString), "type": .string(s.type.rawValue),
@@ -131,6 +143,13 @@ public enum SampleWire {
             }
         } else {
             o["value"] = .number(s.value)
+        }
+        if s.type.definition.hasComponentSet {
+            let values = s.componentValues
+            o["components"] = .object(Dictionary(uniqueKeysWithValues: values.map { ($0.type.rawValue, JSONValue.number($0.value)) }))
+            o["componentUnits"] = .object(Dictionary(uniqueKeysWithValues: values.map {
+                ($0.type.rawValue, JSONValue.string($0.type.canonicalUnit?.symbol ?? ""))
+            }))
         }
         return .object(o)
     }

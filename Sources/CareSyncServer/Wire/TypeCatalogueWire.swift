@@ -6,7 +6,8 @@ enum TypeCatalogueWire {
     static let body: [UInt8] = JSONValue.object(["types": .array(SampleType.all.map(encode))]).serialized()
 
     /// One type: identifier, kind, aggregation style, canonical unit, the dimensions its units may have and
-    /// example unit strings, molar mass, allowed category values, a correlation's components, a quantity's
+    /// example unit strings, molar mass, allowed category values, a correlation's components and whether a sample
+    /// holds any of them in their own units (`componentSet`, food) or all in the type's unit (blood pressure), a quantity's
     /// value range in its canonical unit (`minimum`, `maximum`; null where open) and the statistics options it takes.
     static func encode(_ type: SampleType) -> JSONValue {
         let definition = type.definition
@@ -21,6 +22,7 @@ enum TypeCatalogueWire {
             "allowedValues": type.kind == .category
                 ? .array(definition.values.map { ["value": .number(Double($0.value)), "name": .string($0.name)] }) : .null,
             "components": type.kind == .correlation ? .array(type.components.map { .string($0.rawValue) }) : .null,
+            "componentSet": type.kind == .correlation ? .bool(definition.hasComponentSet) : .null,
             "minimum": .optional(definition.range?.minimum),
             "maximum": .optional(definition.range?.maximum),
             "statisticsOptions": .array(statisticsOptions(type).names.map { .string($0) }),

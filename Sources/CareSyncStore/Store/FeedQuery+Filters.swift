@@ -49,10 +49,10 @@ extension FeedQuery {
         func rows(after: Int64, limit: Int, db: Connection) throws -> FeedRows {
             let (values, limitIndex) = values(after: after, last: limit + 1)
             let sql = """
-                SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value
+                SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components
                   FROM samples INDEXED BY samples_feed WHERE patient = ?1 AND seq > ?2\(conditions)
                 UNION ALL
-                SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, NULL
+                SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, NULL, NULL
                   FROM tombstones INDEXED BY tombstones_feed WHERE patient = ?1 AND seq > ?2\(conditions)
                 ORDER BY 2 LIMIT ?\(limitIndex)
                 """

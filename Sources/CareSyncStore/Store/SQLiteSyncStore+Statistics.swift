@@ -19,7 +19,8 @@ enum StatisticsFetch {
     /// The statement text and its arguments for `plan`; `longest` is the patient's longest sample of
     /// the type read (`sample_spans`), or nil when none was ever stored. With `component`, it reads that
     /// component (0: `value`, 1: `second_value`) of the rows of a correlation holding the query's type
-    /// (blood pressure rows for `bloodPressureSystolic`) instead of the type's own rows.
+    /// (blood pressure rows for `bloodPressureSystolic`) instead of the type's own rows; of a food, whose components
+    /// are a set, it reads the `components` text, and `input` takes the type's value from it (`ComponentCoding`).
     ///
     /// `samples_span (patient, type, start_ms, end_ms, value, source, user_entered)` covers the query, so
     /// it is an index-only range scan, in start order (no sort); a component of correlation rows is read
@@ -30,12 +31,13 @@ enum StatisticsFetch {
     static func statement(patient: String, plan: StatisticsPlan, longest: Int64?,
                           component: (correlation: SampleType, position: Int)? = nil) -> (sql: String, arguments: [SQLValue]) {
         let query = plan.query
-        let column = component.map { $0.position == 0 ? "value" : "second_value" } ?? "value"
+        let inSet = component?.correlation.definition.hasComponentSet ?? false
+        let column = component.map { inSet ? "components" : $0.position == 0 ? "value" : "second_value" } ?? "value"
         var sql = """
             SELECT start_ms, end_ms, \(column), source FROM samples
             WHERE patient = ?1 AND type = ?2 AND start_ms < ?4
             """
-        if component != nil { sql += " AND second_value IS NOT NULL" }
+        if component != nil { sql += inSet ? " AND components IS NOT NULL" : " AND second_value IS NOT NULL" }
         var arguments: [SQLValue] = [.text(patient), .text((component?.correlation ?? query.type).rawValue),
                                      .integer(plan.startMilliseconds), .integer(plan.endMilliseconds)]
         if query.countsOverlap {
@@ -76,10 +78,17 @@ enum StatisticsFetch {
             try statement.bind(arguments)
             defer { statement.reset() }
             let handle = statement.handle
+            let inSet = component?.correlation.definition.hasComponentSet ?? false
             while try statement.step() {
+                var value = sqlite3_column_double(handle, 2)
+                if inSet {
+                    // A food's components: the type's value, or nothing when this food does not hold it.
+                    guard let held = try ComponentCoding.decode(statement.optionalString(2))[type] else { continue }
+                    value = held
+                }
                 let source = sources.index(sqlite3_column_text(handle, 3), Int(sqlite3_column_bytes(handle, 3)), into: &input)
                 input.append(StatisticsRow(start: sqlite3_column_int64(handle, 0), end: sqlite3_column_int64(handle, 1),
-                                           value: sqlite3_column_double(handle, 2), source: source))
+                                           value: value, source: source))
             }
         }
         return input

@@ -2,10 +2,11 @@ import CareSyncStoreCore
 import CareSyncCore
 import Foundation
 
-/// How samples and tombstones map to rows of `samples` and `tombstones` (see migrations/0001_sync_store.sql).
+/// How samples and tombstones map to rows of `samples` and `tombstones` (see migrations/0001_sync_store.sql;
+/// `second_value` from 0003_correlations.sql, `components` from 0016_food_components.sql).
 enum SampleRow {
     /// The columns `decodeSample` reads, in order (after any leading columns given by `offset`).
-    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value"
+    static let sampleColumns = "seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components"
     /// The columns `decodeTombstone` reads, in order.
     static let tombstoneColumns = "seq, uuid, type, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms"
 

@@ -18,6 +18,7 @@ struct SampleRowDecoder {
         } ?? [:]
         return Sample(uuid: try SampleRow.uuid(row, offset + 1), type: type, value: row.double(offset + 3),
                       secondValue: row.optionalDouble(offset + 10),
+                      components: try ComponentCoding.decode(row.optionalString(offset + 11)),
                       start: SyncRules.date(milliseconds: row.int64(offset + 4)),
                       end: SyncRules.date(milliseconds: row.int64(offset + 5)),
                       syncIdentifier: row.optionalString(offset + 6), syncVersion: row.optionalInt64(offset + 7),

@@ -29,8 +29,8 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         lazy var log = Result { try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)") }
         lazy var insert = Result { try db.cachedStatement("""
             INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
-                                 user_entered, second_value)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 user_entered, second_value, components)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) }
         /// The longest duration inserted per (patient, type) in this transaction, for `sample_spans`.
         var longest: [SpanKey: Int64] = [:]
@@ -116,6 +116,7 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         try insert.bind(try MetadataCoding.encode(input.metadata), at: 11)
         try insert.bind(input.metadata["wasUserEntered"] == .bool(true) ? Int64(1) : Int64(0), at: 12)
         try insert.bind(input.secondValue, at: 13)
+        try insert.bind(try ComponentCoding.encode(input.components), at: 14)
         try insert.execute()
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         statements.longest[key] = max(statements.longest[key] ?? 0, end - start)

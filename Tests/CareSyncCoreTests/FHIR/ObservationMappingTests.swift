@@ -25,7 +25,7 @@ import Testing
                 for value in type.definition.values {
                     #expect(code.categoryValue(value.value)?.code == "\(type.rawValue).\(value.name)")
                 }
-            case .correlation: #expect(code.components.count == 2, "\(type)")
+            case .correlation: #expect(code.components.count == (type.definition.hasComponentSet ? 0 : 2), "\(type)")
             }
         }
     }

@@ -88,3 +88,12 @@ enum Contract {
         }
     }
 }
+
+extension Contract {
+    /// A food (HealthKit's food correlation) of canonical component values, at `start`.
+    static func makeFood(_ components: [SampleType: Double], uuid: UUID? = nil, start: Date = t0,
+                         syncIdentifier: String? = nil, syncVersion: Int64? = nil) -> SampleInput {
+        SampleInput(uuid: uuid, type: .food, value: Double(components.count), components: components, start: start, end: start,
+                    syncIdentifier: syncIdentifier, syncVersion: syncVersion, metadata: ["HKFoodType": .string("Bagel")])
+    }
+}

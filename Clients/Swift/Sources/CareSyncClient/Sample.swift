@@ -6,11 +6,13 @@ public struct Sample: Codable, Sendable, Hashable {
     public var uuid: UUID
     /// The type, a HealthKit identifier without its prefix (`stepCount`).
     public var type: String
-    /// The value, in `unit`; for a blood pressure pair its systolic (read `components`).
+    /// The value, in `unit`; for a blood pressure pair its systolic, for a food its number of components (read `components`).
     public var value: Double
-    /// A blood pressure pair's two values in `unit`, keyed `bloodPressureSystolic` and `bloodPressureDiastolic`;
-    /// nil for every other type.
+    /// A correlation's values by component type: a blood pressure pair's two in `unit` (`bloodPressureSystolic`,
+    /// `bloodPressureDiastolic`), a food's dietary ones in `componentUnits`; nil for every other type.
     public var components: [String: Double]?
+    /// A food's unit of each component (each type's canonical unit: `kcal`, `g`, `mL`); nil for every other type.
+    public var componentUnits: [String: String]?
     /// The unit; nil for category types.
     public var unit: String?
     /// When the sample starts.
@@ -27,13 +29,14 @@ public struct Sample: Codable, Sendable, Hashable {
     public var metadata: [String: MetadataValue]
 
     /// A sample from its fields.
-    public init(uuid: UUID, type: String, value: Double, components: [String: Double]? = nil, unit: String?, start: Date, end: Date,
-                syncIdentifier: String? = nil, syncVersion: Int? = nil, source: String,
+    public init(uuid: UUID, type: String, value: Double, components: [String: Double]? = nil, componentUnits: [String: String]? = nil,
+                unit: String?, start: Date, end: Date, syncIdentifier: String? = nil, syncVersion: Int? = nil, source: String,
                 metadata: [String: MetadataValue] = [:]) {
         self.uuid = uuid
         self.type = type
         self.value = value
         self.components = components
+        self.componentUnits = componentUnits
         self.unit = unit
         self.start = start
         self.end = end
@@ -50,12 +53,15 @@ public struct SampleDraft: Codable, Sendable, Hashable {
     public var uuid: UUID?
     /// The type (`stepCount`).
     public var type: String
-    /// The value, finite; not sent for a blood pressure pair (`components` is).
+    /// The value, finite; not sent for a correlation (`components` is).
     public var value: Double
-    /// A blood pressure pair's two values (`bloodPressureSystolic`, `bloodPressureDiastolic`) in `unit`;
-    /// nil for every other type. See ``bloodPressure(systolic:diastolic:unit:start:end:syncIdentifier:syncVersion:metadata:)``.
+    /// A correlation's values by component type: a blood pressure pair's two in `unit`, a food's dietary ones in
+    /// `componentUnits`; nil for every other type. See ``bloodPressure(systolic:diastolic:unit:start:end:syncIdentifier:syncVersion:metadata:)``
+    /// and ``food(_:units:start:end:syncIdentifier:syncVersion:metadata:)``.
     public var components: [String: Double]?
-    /// The unit, compatible with the type; nil for `sleepAnalysis`.
+    /// A food's unit of each component (`dietaryEnergyConsumed: kcal`); nil for every other type.
+    public var componentUnits: [String: String]?
+    /// The unit, compatible with the type; nil for `sleepAnalysis` and for a food.
     public var unit: String?
     /// When the sample starts.
     public var start: Date
@@ -69,13 +75,15 @@ public struct SampleDraft: Codable, Sendable, Hashable {
     public var metadata: [String: MetadataValue]?
 
     /// A draft from its fields.
-    public init(uuid: UUID? = nil, type: String, value: Double, components: [String: Double]? = nil, unit: String?,
+    public init(uuid: UUID? = nil, type: String, value: Double, components: [String: Double]? = nil,
+                componentUnits: [String: String]? = nil, unit: String?,
                 start: Date, end: Date, syncIdentifier: String? = nil, syncVersion: Int? = nil,
                 metadata: [String: MetadataValue]? = nil) {
         self.uuid = uuid
         self.type = type
         self.value = value
         self.components = components
+        self.componentUnits = componentUnits
         self.unit = unit
         self.start = start
         self.end = end
@@ -95,16 +103,26 @@ extension SampleDraft {
                     start: start, end: end, syncIdentifier: syncIdentifier, syncVersion: syncVersion, metadata: metadata)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case uuid, type, value, components, unit, start, end, syncIdentifier, syncVersion, metadata
+    /// A food (HealthKit's food correlation): one sample of dietary quantities by type, each in its unit in `units`
+    /// (`["dietaryEnergyConsumed": 250], units: ["dietaryEnergyConsumed": "kcal"]`).
+    public static func food(_ components: [String: Double], units: [String: String], start: Date, end: Date,
+                            syncIdentifier: String? = nil, syncVersion: Int? = nil,
+                            metadata: [String: MetadataValue]? = nil) -> SampleDraft {
+        SampleDraft(type: "food", value: Double(components.count), components: components, componentUnits: units, unit: nil,
+                    start: start, end: end, syncIdentifier: syncIdentifier, syncVersion: syncVersion, metadata: metadata)
     }
 
-    /// Encodes the draft as `POST …/samples` takes it: a pair sends `components` and no `value`.
+    private enum CodingKeys: String, CodingKey {
+        case uuid, type, value, components, componentUnits, unit, start, end, syncIdentifier, syncVersion, metadata
+    }
+
+    /// Encodes the draft as `POST …/samples` takes it: a correlation sends `components` and no `value`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(uuid, forKey: .uuid)
         try container.encode(type, forKey: .type)
         if let components { try container.encode(components, forKey: .components) } else { try container.encode(value, forKey: .value) }
+        try container.encodeIfPresent(componentUnits, forKey: .componentUnits)
         try container.encodeIfPresent(unit, forKey: .unit)
         try container.encode(start, forKey: .start)
         try container.encode(end, forKey: .end)

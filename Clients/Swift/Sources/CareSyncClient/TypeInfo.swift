@@ -11,7 +11,7 @@ public struct TypeInfo: Codable, Sendable, Hashable {
     }
     /// The type (`stepCount`).
     public var identifier: String
-    /// `quantity` or `category`.
+    /// `quantity`, `category` or `correlation`.
     public var kind: String
     /// The aggregation style of a quantity type (`cumulative` …); nil for category types.
     public var aggregation: String?
@@ -19,6 +19,10 @@ public struct TypeInfo: Codable, Sendable, Hashable {
     public var canonicalUnit: String?
     /// A category type's values; nil for quantity types.
     public var allowedValues: [AllowedValue]?
+    /// A correlation's component types (a food's: every dietary quantity type); nil for other types.
+    public var components: [String]? = nil
+    /// Whether a correlation holds any of its components, each in its own unit (food), not all in one unit.
+    public var componentSet: Bool? = nil
 }
 
 extension CareSyncClient {

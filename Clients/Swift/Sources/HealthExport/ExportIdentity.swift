@@ -54,6 +54,8 @@ public struct ExportIdentity: Sendable {
         draft.metadata = (draft.metadata ?? [:]).merging([ExportMetadata.digestKey: .string(digest)]) { _, new in new }
         sources.insert(mapped.sourceName)
         types.insert(draft.type)
+        // A food holds the export's readings of its component types too (an earlier agent stored them alone).
+        if draft.componentUnits != nil { types.formUnion(draft.components?.keys.map { $0 } ?? []) }
         if let given = mapped.givenIdentifier, let version = mapped.givenVersion {
             draft.syncIdentifier = given
             draft.syncVersion = version
@@ -100,6 +102,8 @@ public struct ExportIdentity: Sendable {
         var fields = [draft.type, draft.unit ?? "", Instant.format(draft.start), Instant.format(draft.end)]
         if let components = draft.components {
             fields += components.keys.sorted().map { "\($0)=\(components[$0]!)" }
+            let units = draft.componentUnits ?? [:]
+            fields += units.keys.sorted().map { "\($0)@\(units[$0]!)" }
         } else {
             fields.append("\(draft.value)")
         }

@@ -8,9 +8,9 @@ extension RecordMapper {
     /// The samples of a correlation, or why not, one result per sample.
     ///
     /// Blood pressure: one `bloodPressure` sample with `components` (a correlation missing one of its two
-    /// readings gives the reading it has as a single sample). Food, which the server's catalogue leaves out:
-    /// each nested dietary record is its own sample, carrying `foodCorrelation` (the correlation's stable id)
-    /// and the correlation's metadata (`HKFoodType`, `HKMetadataKeyMeal` …). Any other type is unknown.
+    /// readings gives the reading it has as a single sample). Food: one `food` sample whose `components` are its
+    /// dietary records, each in its own unit (`componentUnits`), with the correlation's metadata (`HKFoodType`,
+    /// `HKMetadataKeyMeal` …) and the food's stable id as identity. Any other type is unknown.
     /// `foodID` names a food (``ExportIdentity/foodID(_:)``; by default ``foodCorrelationID(_:)``).
     public func samples(_ correlation: HealthCorrelation, foodID: String? = nil) -> [Result<MappedSample, Refusal>] {
         switch correlation.type {
@@ -48,8 +48,42 @@ extension RecordMapper {
             givenIdentifier: given?.0, givenVersion: given?.1, droppedMetadata: metadata.dropped))]
     }
 
+    /// One `food` sample of the dietary records of `correlation`, each in its unit, with the correlation's metadata
+    /// and its stable id as identity. A correlation that cannot be one food (a record of a type that is not one of
+    /// food's components, a type twice, an unreadable value) gives each record as its own sample, as agents before
+    /// the server's `food` did, so nothing is dropped.
     private func food(_ correlation: HealthCorrelation, id: String) -> [Result<MappedSample, Refusal>] {
-        return correlation.records.map { record in
+        guard let info = catalogue["food"], let allowed = info.components.map(Set.init) else { return separately(correlation, id: id) }
+        var components: [String: Double] = [:], units: [String: String] = [:]
+        for record in correlation.records {
+            guard let part = catalogue[Self.typeName(record.type).lowercased()], allowed.contains(part.identifier),
+                  components[part.identifier] == nil, let unit = record.unit ?? part.canonicalUnit,
+                  let value = record.value.flatMap(Double.init), value.isFinite else { return separately(correlation, id: id) }
+            components[part.identifier] = value
+            units[part.identifier] = unit
+        }
+        guard !components.isEmpty else { return [] }
+        guard let start = Self.date(correlation.startDate), let end = Self.date(correlation.endDate) else {
+            return [.failure(.unreadable("dates of \(correlation.type)"))]
+        }
+        var metadata = ExportMetadata()
+        let entries = correlation.records.reduce(correlation.metadata) { all, record in all.merging(record.metadata) { own, _ in own } }
+        metadata.add(sourceName: correlation.sourceName, device: correlation.device ?? correlation.records.lazy.compactMap(\.device).first,
+                     entries: entries)
+        let draft = SampleDraft.food(components, units: units, start: start, end: max(end, start), metadata: metadata.values)
+        let given = Self.given(correlation.metadata)
+        let parts = components.keys.sorted().map { "\($0)=\(components[$0]!) \(units[$0]!)" }
+        return [.success(MappedSample(
+            draft: draft, sourceName: correlation.sourceName, identity: [id],
+            addOnlyIdentity: [correlation.sourceName, correlation.type, correlation.startDate, correlation.endDate,
+                              correlation.metadata["HKFoodType"] ?? ""] + parts,
+            givenIdentifier: given?.0, givenVersion: given?.1, droppedMetadata: metadata.dropped))]
+    }
+
+    /// Each dietary record of a food as its own sample carrying `foodCorrelation` (the correlation's stable id)
+    /// and the correlation's metadata: what a food that cannot be one `food` sample becomes.
+    private func separately(_ correlation: HealthCorrelation, id: String) -> [Result<MappedSample, Refusal>] {
+        correlation.records.map { record in
             var metadata = ExportMetadata()
             metadata.add(sourceName: record.sourceName, device: record.device ?? correlation.device,
                          own: ["foodCorrelation": .string(id)], entries: record.metadata)

@@ -11,11 +11,11 @@ import CareSyncClient
 /// `suspect`: its figures no longer say what the rows hold, and the next verification repairs the type.
 enum ReplicaSchema {
     /// The schema version in `PRAGMA user_version`: 0 before checksums, 1 with them, 2 with blood pressure
-    /// pairs' `components`.
-    static let version: Int64 = 2
+    /// pairs' `components`, 3 with foods' `component_units`.
+    static let version: Int64 = 3
 
     /// The sample columns of `samples` and `repair_samples`, in order.
-    static let columns = #"uuid, type, value, unit, start, "end", sync_identifier, sync_version, source, metadata, digest, components"#
+    static let columns = #"uuid, type, value, unit, start, "end", sync_identifier, sync_version, source, metadata, digest, components, component_units"#
 
     /// Whether ``prepare(_:)`` has work to do (a read: `PRAGMA user_version`).
     static func needsPreparing(_ database: SQLiteDatabase) throws -> Bool {
@@ -81,7 +81,7 @@ enum ReplicaSchema {
             CREATE TABLE IF NOT EXISTS \(table) (
                 uuid TEXT PRIMARY KEY, type TEXT NOT NULL, value REAL NOT NULL, unit TEXT,
                 start TEXT NOT NULL, "end" TEXT NOT NULL, sync_identifier TEXT, sync_version INTEGER,
-                source TEXT NOT NULL, metadata TEXT NOT NULL, digest INTEGER, components TEXT)
+                source TEXT NOT NULL, metadata TEXT NOT NULL, digest INTEGER, components TEXT, component_units TEXT)
             """)
         let present = try database.execute("PRAGMA table_info(\(table))").compactMap { row -> String? in
             if case .text(let name) = row[1] { return name }
@@ -89,6 +89,8 @@ enum ReplicaSchema {
         }
         if !present.contains("digest") { try database.execute("ALTER TABLE \(table) ADD COLUMN digest INTEGER") }
         if !present.contains("components") { try database.execute("ALTER TABLE \(table) ADD COLUMN components TEXT") }
+        // No replica before 3 holds a food (the server had none), so nothing is suspect for want of it.
+        if !present.contains("component_units") { try database.execute("ALTER TABLE \(table) ADD COLUMN component_units TEXT") }
         return present.contains("components")
     }
 

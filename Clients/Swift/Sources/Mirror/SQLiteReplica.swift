@@ -80,7 +80,9 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
                       let end = text(5).flatMap(Instant.parse) else { continue }
                 let metadata = try JSONDecoder().decode([String: MetadataValue].self, from: Data((text(9) ?? "{}").utf8))
                 let components = try text(11).map { try JSONDecoder().decode([String: Double].self, from: Data($0.utf8)) }
-                result[uuid] = Sample(uuid: uuid, type: text(1) ?? "", value: real(2), components: components, unit: text(3),
+                let units = try text(12).map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+                result[uuid] = Sample(uuid: uuid, type: text(1) ?? "", value: real(2), components: components, componentUnits: units,
+                                      unit: text(3),
                                       start: start, end: end,
                                       syncIdentifier: text(6), syncVersion: int(7), source: text(8) ?? "", metadata: metadata)
             }
@@ -96,11 +98,13 @@ public final class SQLiteReplica: AnchorStore, @unchecked Sendable {
         let digest = ReplicaChecksums.digest(uuid: sample.uuid, syncVersion: sample.syncVersion)
         try database.execute("DELETE FROM \(table) WHERE uuid = ?", [.text(sample.uuid.uuidString)])
         let components = try sample.components.map { String(decoding: try JSONEncoder.careSync().encode($0), as: UTF8.self) }
-        try database.execute("INSERT INTO \(table) (\(ReplicaSchema.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        let units = try sample.componentUnits.map { String(decoding: try JSONEncoder.careSync().encode($0), as: UTF8.self) }
+        try database.execute("INSERT INTO \(table) (\(ReplicaSchema.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              [.text(sample.uuid.uuidString), .text(sample.type), .real(sample.value), sample.unit.map { .text($0) } ?? .null,
                               .text(Instant.format(sample.start)), .text(Instant.format(sample.end)),
                               sample.syncIdentifier.map { .text($0) } ?? .null, sample.syncVersion.map { .integer(Int64($0)) } ?? .null,
-                              .text(sample.source), .text(metadata), .integer(Int64(bitPattern: digest)), components.map { .text($0) } ?? .null])
+                              .text(sample.source), .text(metadata), .integer(Int64(bitPattern: digest)), components.map { .text($0) } ?? .null,
+                              units.map { .text($0) } ?? .null])
     }
 
     func setAnchor(_ anchor: String?) throws {

@@ -45,7 +45,7 @@ import Testing
 
     /// Expects the server to hold exactly the samples of `fixture`, field by field.
     static func expectEqual(_ samples: [Sample], _ fixture: ExportFixture) throws {
-        #expect(samples.count == fixture.records.count + 1 + fixture.correlations.dropFirst().map(\.records.count).reduce(0, +))
+        #expect(samples.count == fixture.records.count + fixture.correlations.count)  // one sample per correlation
         for record in fixture.records where record.source != "Chatty" {
             check(try stored(record, in: samples), record, metadata: metadata(record))
         }
@@ -58,17 +58,29 @@ import Testing
         for (key, value) in pressure.metadata { pairMetadata[key] = .string(value) }
         #expect(pairs[0].metadata.filter { $0.key != "importDigest" } == pairMetadata)
         #expect(!samples.contains { $0.type == "bloodPressureSystolic" || $0.type == "bloodPressureDiastolic" })
-        var foods: Set<String> = []
+        let foods = samples.filter { $0.type == "food" }
+        #expect(foods.count == fixture.correlations.count - 1, "one food sample per food correlation")
+        #expect(!samples.contains { $0.type.hasPrefix("dietary") || $0.metadata["foodCorrelation"] != nil })
         for food in fixture.correlations.dropFirst() {
-            let parts = try food.records.map { try stored($0, in: samples, byValue: true) }
-            let id = try #require(parts.first?.metadata["foodCorrelation"])
-            guard case .string(let text) = id else { Issue.record("foodCorrelation is not a string"); continue }
-            foods.insert(text)
-            for (part, record) in zip(parts, food.records) {
-                check(part, record, metadata: metadata(record, extra: [("foodCorrelation", text)] + food.metadata))
-            }
+            let name = food.metadata.first { $0.0 == "HKFoodType" }?.1
+            let matches = foods.filter { $0.metadata["HKFoodType"] == name.map(MetadataValue.string) }
+            try #require(matches.count == 1, "\(matches.count) foods named \(name ?? "")")
+            try checkFood(matches[0], food)
         }
-        #expect(foods.count == fixture.correlations.count - 1, "each food has its own foodCorrelation")
+    }
+
+    /// Expects `sample` to be the one `food` sample of `food`: its records' values and units as components, its
+    /// dates, and the correlation's metadata with its records'.
+    static func checkFood(_ sample: Sample, _ food: ExportFixture.Correlation) throws {
+        let parts = try food.records.map { record in (RecordMapper.typeName(record.type), try #require(Double(record.value))) }
+        #expect(sample.components == Dictionary(uniqueKeysWithValues: parts), "\(food.metadata) components")
+        #expect(sample.componentUnits == Dictionary(uniqueKeysWithValues: food.records.map { (RecordMapper.typeName($0.type), $0.unit ?? "") }))
+        #expect(sample.value == Double(food.records.count) && sample.unit == nil)
+        #expect(sample.start == RecordMapper.date(food.start) && sample.end == RecordMapper.date(food.start))
+        var expected: [String: MetadataValue] = ["sourceName": .string(food.source)]
+        if let device = food.device { expected["device"] = .string(Self.device(device)) }
+        for (key, value) in food.records.flatMap(\.metadata) + food.metadata { expected[key] = .string(value) }
+        #expect(sample.metadata.filter { $0.key != "importDigest" } == expected, "\(food.metadata) metadata")
     }
 
     @Test func everyMetadataEntryTheDeviceAndBothCorrelationsArriveAsTheXMLWroteThem() async throws {
@@ -77,7 +89,7 @@ import Testing
         let fixture = ExportFixture.make()
         let summary = try await HealthImporter(client: device, patient: "alice").run(file: try fixture.write(), stateFile: nil)
         #expect(summary.records == fixture.records.count + fixture.correlations.count && summary.correlations == 3)
-        #expect(summary.inserted == fixture.records.count + 4 && summary.rejected.isEmpty && summary.unreadable.isEmpty)
+        #expect(summary.inserted == fixture.records.count + 3 && summary.rejected.isEmpty && summary.unreadable.isEmpty)
         let samples = Array(try await Story.serverSamples(device).values)
         try Self.expectEqual(samples, fixture)
 
@@ -169,11 +181,16 @@ import Testing
                       .make("DietaryPotassium", source: "FoodLog", unit: "mg", start: time, value: "422")])
         let fixture = ExportFixture(records: [], correlations: [banana, banana])
         let importer = HealthImporter(client: device, patient: "alice")
-        #expect(try await importer.run(file: try fixture.write(), stateFile: nil).inserted == 4)
-        let foods = Dictionary(grouping: try await Story.serverSamples(device).values) { $0.metadata["foodCorrelation"] }
-        #expect(foods.count == 2 && foods.values.allSatisfy { Set($0.map(\.type)) == ["dietaryEnergyConsumed", "dietaryPotassium"] })
+        #expect(try await importer.run(file: try fixture.write(), stateFile: nil).inserted == 2)
+        let foods = Array(try await Story.serverSamples(device).values)
+        #expect(foods.count == 2 && Set(foods.map(\.syncIdentifier)).count == 2)
+        for food in foods {  // in the server's canonical units: potassium in g
+            #expect(food.componentUnits == ["dietaryEnergyConsumed": "kcal", "dietaryPotassium": "g"] && food.value == 2)
+            #expect(food.components?["dietaryEnergyConsumed"] == 105 && abs((food.components?["dietaryPotassium"] ?? 0) - 0.422) < 1e-12)
+            #expect(food.metadata["HKFoodType"] == .string("Banana") && food.metadata["sourceName"] == .string("FoodLog"))
+        }
 
         let again = try await importer.run(file: try fixture.write(), stateFile: nil)
-        #expect(again.inserted == 0 && again.replaced == 0 && again.deleted == 0 && again.ignored == 4)
+        #expect(again.inserted == 0 && again.replaced == 0 && again.deleted == 0 && again.ignored == 2)
     }
 }

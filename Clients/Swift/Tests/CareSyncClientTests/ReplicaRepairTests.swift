@@ -21,7 +21,7 @@ import Testing
                 let uuid = UUID()
                 let digest = Int64(bitPattern: ReplicaChecksums.digest(uuid: uuid, syncVersion: 1))
                 return ("""
-                    INSERT INTO samples SELECT ?, type, value, unit, start, "end", 'phantom', 1, source, metadata, ?, components
+                    INSERT INTO samples SELECT ?, type, value, unit, start, "end", 'phantom', 1, source, metadata, ?, components, component_units
                     FROM samples WHERE uuid = ?
                     """, [.text(uuid.uuidString), .integer(digest)] + row)
             case .figuresChanged: return ("UPDATE replica_checksums SET sum_low = sum_low + 1 WHERE type = 'heartRate'", [])
