@@ -68,7 +68,7 @@ ci_workdir() {
 ci_serve() {
   env "$@" "$bin" serve --port 0 >"$work/stdout" 2>"$work/stderr" &
   server_pid=$!
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 600); do
     grep -q '^listening on ' "$work/stdout" 2>/dev/null && break
     sleep 0.1
   done
