@@ -53,7 +53,7 @@ public final class CareSyncAPI: Sendable {
         let keyedWriter = KeyedWriter(store: store, calls: calls, clock: clock, logger: logger, retention: limits.idempotencyRetention)
         let adminController = AdminController(gate: gate, admin: admin, access: access, calls: calls, clock: clock,
                                               notifier: store.notifier)
-        routes = SamplesController(gate: gate, keyedWriter: keyedWriter, anchors: anchors, metrics: metrics, clock: clock,
+        let controllers: [APIRoute] = SamplesController(gate: gate, keyedWriter: keyedWriter, anchors: anchors, metrics: metrics, clock: clock,
                                    maxItemsPerRequest: limits.maxItemsPerRequest).routes
             + FeedController(gate: gate, reader: reader, audit: audit, clock: clock).routes
             + ChecksumsController(gate: gate, store: store, calls: calls, anchors: anchors).routes
@@ -66,6 +66,7 @@ public final class CareSyncAPI: Sendable {
                                  allowPrivateAddresses: limits.allowPrivateWebhookAddresses, onWebhookChange: onWebhookChange).routes
             + adminController.callerRoutes
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
+        routes = controllers + StatusController(gate: gate, store: store, access: access, calls: calls, clock: clock).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
