@@ -68,6 +68,7 @@ public final class CareSyncAPI: Sendable {
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
         routes = controllers + StatusController(gate: gate, store: store, access: access, calls: calls, clock: clock).routes
             + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
+            + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
