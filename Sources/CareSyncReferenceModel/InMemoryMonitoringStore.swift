@@ -7,6 +7,7 @@ public final class InMemoryMonitoringStore: MonitoringStore {
     private struct State {
         var episodes: [MonitoringEpisode] = []
         var minutes: [ReviewMinutes] = []
+        var goals: [String: [GoalKind: PatientGoal]] = [:]
         var nextID: Int64 = 1
     }
     private let state = Mutex(State())
@@ -54,5 +55,13 @@ public final class InMemoryMonitoringStore: MonitoringStore {
         state.withLock { s in
             s.minutes.filter { $0.patient == patient && $0.day >= first && $0.day <= last }.sorted { ($0.day, $0.id) < ($1.day, $1.id) }
         }
+    }
+
+    public func setGoal(_ goal: PatientGoal) throws {
+        state.withLock { $0.goals[goal.patient, default: [:]][goal.kind] = goal }
+    }
+
+    public func goals(patient: String) throws -> [PatientGoal] {
+        state.withLock { s in (s.goals[patient] ?? [:]).values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
     }
 }

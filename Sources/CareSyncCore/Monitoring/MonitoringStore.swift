@@ -8,7 +8,7 @@ public enum MonitoringStoreError: Error, Hashable, Sendable {
     case overlapsEarlierEpisode(CalendarDay)
 }
 
-/// Monitoring episodes and review minutes (docs/monitoring.md). Methods are blocking and thread-safe; every check of a
+/// Monitoring episodes, review minutes and goals (docs/monitoring.md). Methods are blocking and thread-safe; every check of a
 /// write runs in its transaction.
 public protocol MonitoringStore: Sendable {
     /// Stores a new open episode and returns it with its id; `openEpisodeExists` while one is open,
@@ -22,4 +22,8 @@ public protocol MonitoringStore: Sendable {
     func logMinutes(_ entry: ReviewMinutes) throws -> ReviewMinutes
     /// The patient's entries with a day from `first` through `last`, by day, then id.
     func minutes(patient: String, from first: CalendarDay, through last: CalendarDay) throws -> [ReviewMinutes]
+    /// Sets the patient's goal of its kind, replacing any earlier one.
+    func setGoal(_ goal: PatientGoal) throws
+    /// The patient's goals, by kind.
+    func goals(patient: String) throws -> [PatientGoal]
 }

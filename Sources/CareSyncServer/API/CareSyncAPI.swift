@@ -69,6 +69,7 @@ public final class CareSyncAPI: Sendable {
         routes = controllers + StatusController(gate: gate, store: store, access: access, calls: calls, clock: clock).routes
             + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
+            + GoalsController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
