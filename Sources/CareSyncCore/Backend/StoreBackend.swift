@@ -14,4 +14,6 @@ public protocol StoreBackend: Sendable {
     var access: any AccessStore { get }
     /// Webhook subscriptions and their deliveries.
     var webhooks: any WebhookStore { get }
+    /// Monitoring episodes and review minutes.
+    var monitoring: any MonitoringStore { get }
 }

@@ -28,7 +28,7 @@ public final class CareSyncAPI: Sendable {
     public let routes: [APIRoute]
 
     /// Wires the API over its stores.
-    public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore,
+    public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, monitoring: (any MonitoringStore)? = nil,
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
@@ -67,6 +67,10 @@ public final class CareSyncAPI: Sendable {
             + adminController.callerRoutes
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
             + FHIRController(gate: gate, store: store, access: access, executor: executor, publicURL: limits.fhirPublicURL).routes
+            + StatusController(gate: gate, store: store, access: access, calls: calls, clock: clock).routes
+            + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
+            + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
+            + GoalsController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).

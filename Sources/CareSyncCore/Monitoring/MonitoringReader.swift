@@ -1,0 +1,35 @@
+import Foundation
+
+/// A patient's episodes with their periods, and review minutes per month, from the stores (docs/monitoring.md).
+public struct MonitoringReader: Sendable {
+    /// Samples and the audit log, through the status reader's feed reads.
+    public let status: PatientStatusReader
+    /// Episodes and minutes.
+    public let monitoring: any MonitoringStore
+
+    /// A reader over the stores.
+    public init(store: any SyncStore, access: any AccessStore, monitoring: any MonitoringStore) {
+        status = PatientStatusReader(store: store, access: access); self.monitoring = monitoring
+    }
+
+    /// Every episode of the patient, oldest first, each with its periods as of `now` in the patient's zone.
+    public func episodes(of patient: PatientRecord, devices: [TokenRecord], readable: Set<SampleType>?, now: Date) throws
+        -> [(episode: MonitoringEpisode, periods: [MonitoringPeriod])] {
+        let zone = TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")!
+        let today = DeviceDays.day(of: now, in: zone)
+        let episodes = try monitoring.episodes(patient: patient.id)
+        guard let earliest = episodes.map(\.startDay).min() else { return [] }
+        let days = try daysWithData(patient: patient.id, devices: devices, readable: readable, zone: zone, from: earliest, through: today)
+        return episodes.map { ($0, MonitoringPeriods.periods(of: $0, today: today, withData: days)) }
+    }
+
+    /// The days from `first` through `last` on which a live sample of one of the device sources starts.
+    public func daysWithData(patient: String, devices: [TokenRecord], readable: Set<SampleType>?, zone: TimeZone,
+                             from first: CalendarDay, through last: CalendarDay) throws -> Set<CalendarDay> {
+        var starts: [Date] = []
+        for source in Set(devices.map(\.source)).sorted() {
+            starts += try status.liveStarts(patient: patient, source: source, types: readable, from: first.start(in: zone))
+        }
+        return DeviceDays.days(starting: starts, in: zone, from: first, through: last)
+    }
+}
