@@ -31,6 +31,8 @@ export CARESYNC_LOG_LEVEL=info
 "$bin" care-team create cardio >/dev/null
 "$bin" care-team add-patient physio alice >/dev/null
 "$bin" care-team add-patient cardio bob >/dev/null
+"$bin" patient create carol --time-zone Europe/London >/dev/null   # in the team, no device yet: first on the triage list
+"$bin" care-team add-patient physio carol >/dev/null
 token() { "$bin" token create "$@" 2>/dev/null; }
 export THERAPIST_TOKEN="$(token --role therapist --care-team physio --source org.example.therapist)"
 export WATCH_TOKEN="$(token --role device --patient alice --source org.example.watch)"

@@ -22,7 +22,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 URL = os.environ["CARESYNC_URL"].rstrip("/")
 THERAPIST = os.environ["THERAPIST_TOKEN"]
@@ -38,6 +38,7 @@ MARKUP_NOTE = "<img src=x onerror=alert(1)>"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 WATCH_SOURCE, PHONE_SOURCE = "org.example.watch", "org.example.phone"
+ALICE_LINK = '#triage-body tr[data-patient="alice"] a.patient-link'
 
 # --- HTTP ------------------------------------------------------------------------------------------
 
@@ -90,6 +91,8 @@ def seed():
     api("POST", "/v1/patients/alice/samples", PHONE, {"samples": phone})
     api("POST", "/v1/patients/alice/samples", WATCH, {"samples": watch})
     api("POST", "/v1/patients/alice/samples", MARKUP, {"samples": [steps(local(today, 21), 10, 42, "markup-1")]})
+    api("PUT", "/v1/patients/alice/goals/dailySteps", THERAPIST, {"target": 3000})
+    api("POST", "/v1/patients/alice/monitoring/episodes", THERAPIST, {"startDay": (today - dt.timedelta(days=9)).isoformat()})
 
 
 def statistics(first, last, priority):
@@ -318,23 +321,72 @@ def main():
     @check("the therapist signs in and sees the patients of its care team only")
     def _():
         sign_in(THERAPIST)
-        wait(lambda: q("#patients").is_displayed() and qs("#patient-list a"))
-        assert [a.find_element(By.CSS_SELECTOR, ".patient-id").text for a in qs("#patient-list a")] == ["alice"]
+        wait(lambda: q("#patients").is_displayed() and len(qs("#triage-body a.patient-link")) == 2)
+        assert sorted(a.find_element(By.CSS_SELECTOR, ".patient-id").text for a in qs("#triage-body a.patient-link")) \
+            == ["alice", "carol"]
         assert session_token() == THERAPIST
         assert THERAPIST not in driver.current_url
         assert "org.example.therapist" in q("#who").text
         assert not q("#alert").is_displayed()
         shoot("desktop-patients")
 
+    @check("the triage list: the team's patients in the server's attention order, each row's figures the API's")
+    def _():
+        team = api("GET", "/v1/care-teams/physio/status", THERAPIST)["patients"]
+        rows = qs("#triage-body tr")
+        assert [r.get_attribute("data-patient") for r in rows] == [p["patient"] for p in team], team
+        assert team[0]["patient"] == "carol" and team[0]["attention"]["noDevice"], team[0]
+        for row, status in zip(rows, team):
+            assert int(row.get_attribute("data-score")) == status["attention"]["score"]
+            shown = {li.get_attribute("data-source"): li.get_attribute("data-last")
+                     for li in row.find_elements(By.CSS_SELECTOR, "ul.sources li")}
+            assert shown == {s["source"]: s["lastReceivedAt"] or "" for s in status["sources"]}, shown
+        assert "No device enrolled" in q('#triage-body tr[data-patient="carol"] td.devices').text
+        episode = next(e for e in api("GET", "/v1/patients/alice/monitoring", THERAPIST)["episodes"] if e["open"])
+        period = next(p for p in episode["periods"] if p["state"] == "inProgress")
+        cell = q('#triage-body tr[data-patient="alice"] td.period span[data-days]')
+        assert (int(cell.get_attribute("data-days")), int(cell.get_attribute("data-left"))) \
+            == (period["daysWithData"], period["daysLeft"]), period
+        assert period["daysWithData"] == 7, period
+        goal = next(g for g in api("GET", "/v1/patients/alice/goals", THERAPIST)["goals"] if g["kind"] == "dailySteps")
+        cell = q('#triage-body tr[data-patient="alice"] td.goal span[data-met]')
+        assert (int(cell.get_attribute("data-met")), int(cell.get_attribute("data-days"))) \
+            == (goal["adherence"]["daysMet"], goal["adherence"]["days"]), goal
+        devices = q('#triage-body tr[data-patient="alice"] td.devices').text
+        assert "PST" in devices or "PDT" in devices, f"last sync times say their zone: {devices}"
+
+    @check("the triage filters: the server's `only=` lists, and a text filter on the page")
+    def _():
+        for only in ["silent", "attention"]:
+            Select(q("#triage-only")).select_by_value(only)
+            expected = [p["patient"] for p in api("GET", f"/v1/care-teams/physio/status?only={only}", THERAPIST)["patients"]]
+            wait(lambda: [r.get_attribute("data-patient") for r in qs("#triage-body tr")] == expected
+                 and q("#triage-none").is_displayed() == (expected == []), message=f"only={only}: {expected}")
+        Select(q("#triage-only")).select_by_value("")
+        wait(lambda: len(qs("#triage-body tr")) == 2)
+        set_value(q("#triage-filter"), "CAR")
+        wait(lambda: [r.get_attribute("data-patient") for r in qs("#triage-body tr")] == ["carol"])
+        set_value(q("#triage-filter"), "org.example.watch")
+        wait(lambda: [r.get_attribute("data-patient") for r in qs("#triage-body tr")] == ["alice"])
+        set_value(q("#triage-filter"), "")
+        wait(lambda: len(qs("#triage-body tr")) == 2)
+
     @check("the patient's daily steps: one bar per day of 4 weeks, watch before phone by default")
     def _():
-        q("#patient-list a").click()
+        q(ALICE_LINK).click()
         wait(lambda: len(qs("#steps-chart rect.bar")) == 28 and "Live" in q("#live").text, 30)
         order = priority_order()
         assert order[:2] == [WATCH_SOURCE, PHONE_SOURCE], order
         assert "alice" in q("#patient-title").text and "America/Los_Angeles" in q("#patient-zone").text
         state["last"] = dt.date.fromisoformat(q("#steps-end").get_attribute("value"))
         state["first"] = state["last"] - dt.timedelta(days=27)
+        # Axis titles with the unit, the year and the zone; a day without data is drawn apart from a day of zero.
+        assert q("#steps-chart .y-title").get_attribute("textContent") == "Steps (count)"
+        x_title = q("#steps-chart .x-title").get_attribute("textContent")
+        assert str(state["last"].year) in x_title and "America/Los_Angeles" in x_title, x_title
+        empty = qs("#steps-chart rect.bar.empty")
+        assert empty and all(b.get_attribute("data-value") == "" for b in empty)
+        assert "no data" in empty[0].find_element(By.CSS_SELECTOR, "title").get_attribute("textContent")
 
     @check("the bars and the table equal the statistics endpoint's figures with the same priority")
     def _():
@@ -433,10 +485,12 @@ def main():
         overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways on a phone by {overflow}px"
         js("location.hash = '#patients'")
-        wait(lambda: q("#patients").is_displayed() and qs("#patient-list a"))
+        wait(lambda: q("#patients").is_displayed() and qs(ALICE_LINK))
         shoot("phone-patients")
+        overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the triage list scrolls sideways on a phone by {overflow}px"
         metrics(1280, 800, 1, False)
-        qs("#patient-list a")[0].click()
+        q(ALICE_LINK).click()
         wait(lambda: len(qs("#steps-chart rect.bar")) == 28 and "Live" in q("#live").text, 30)
 
     @check("a refused report shows the problem's detail and its field errors, and marks the field")
@@ -448,7 +502,8 @@ def main():
         text = q("#report-problem").text
         assert "The server refused the report" in text and "nothing was stored" in text, text
         items = [li.text for li in qs("#report-problem .problem-errors li")]
-        assert any(i.startswith("test 1, value:") for i in items), items
+        assert any(i.startswith("test 1, Distance (m):") for i in items), items
+        assert not any(", value:" in i for i in items), f"errors name the form's fields, not the API's: {items}"
         value = q("#tests tbody tr input[type=number]")
         assert value.get_attribute("aria-invalid") == "true"
         assert browser_errors(allowed_statuses=(422,)) == []

@@ -84,6 +84,9 @@ export class Client {
     return this.call('DELETE', `/v1/patients/${enc(id)}/weekly-reports/${enc(syncIdentifier)}`);
   }
   changes(id, query, signal) { return this.call('GET', `/v1/patients/${enc(id)}/changes`, { query, signal }); }
+  careTeamStatus(name, query) { return this.call('GET', `/v1/care-teams/${enc(name)}/status`, { query }); }
+  monitoring(id) { return this.call('GET', `/v1/patients/${enc(id)}/monitoring`); }
+  goals(id) { return this.call('GET', `/v1/patients/${enc(id)}/goals`); }
 }
 
 function enc(segment) { return encodeURIComponent(segment); }

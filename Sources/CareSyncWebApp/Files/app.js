@@ -3,6 +3,7 @@ import { Client, Problem, clearToken, storeToken, storedToken } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
+import { loadTriage, renderTriage } from './triage.js';
 
 const screens = ['sign-in', 'patients', 'patient'];
 let session = null;       // { client, who, patients: Map }
@@ -38,7 +39,7 @@ function dropSession() {
   current = null;
   session = null;
   clearPatientScreen();
-  fill(byId('patient-list'));
+  fill(byId('triage-body'));
   byId('patients-empty').hidden = true;
 }
 
@@ -92,19 +93,21 @@ function signOut() {
 async function showPatients() {
   show('patients');
   setStatus('Loading patients…');
+  const opening = session, routed = routes;
   try {
-    const { patients } = await session.client.patients();
+    const only = byId('triage-only').value;
+    const [{ patients }, rows] = await Promise.all([
+      opening.client.patients(), loadTriage(opening.client, opening.who.careTeams, only)]);
+    if (session !== opening || routes !== routed) return;
     session.patients = new Map(patients.map((p) => [p.id, p]));
-    const list = byId('patient-list');
-    fill(list, patients.map((p) => el('li', {},
-      el('a', { href: `#patient/${encodeURIComponent(p.id)}`, class: 'patient-link' },
-        el('span', { class: 'patient-id', text: p.id }),
-        el('span', { class: 'hint', text: p.timeZone })))));
+    session.triage = rows;
     byId('patients-empty').hidden = patients.length > 0;
-    setStatus(`${patients.length} patient${patients.length === 1 ? '' : 's'}.`);
+    const shown = renderTriage(rows, byId('triage-filter').value);
+    setStatus(`${shown} patient${shown === 1 ? '' : 's'}.`);
     byId('patients-title').focus?.();
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
+    if (session !== opening || routes !== routed) return;
     showProblem(alertBox(), error, 'Could not load the patients');
     setStatus('');
   }
@@ -158,6 +161,11 @@ function boot() {
   document.querySelector('.skip').addEventListener('click', (event) => {
     event.preventDefault();
     byId('main').focus();
+  });
+  byId('triage-controls').addEventListener('submit', (event) => event.preventDefault());
+  byId('triage-only').addEventListener('change', () => { if (session) route(); });
+  byId('triage-filter').addEventListener('input', () => {
+    if (session?.triage) setStatus(`${renderTriage(session.triage, byId('triage-filter').value)} shown.`);
   });
   window.addEventListener('hashchange', () => { if (session) { clearAlert(); route(); } });
   // The token of this tab changed or went away elsewhere (sessionStorage events from this origin): start over.

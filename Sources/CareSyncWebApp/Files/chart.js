@@ -30,12 +30,30 @@ function frame(width, height, label) {
   });
 }
 
+/** Room for the axis titles, when given, around `margin`. */
+function titled(margin, xTitle, yTitle) {
+  return { ...margin, left: margin.left + (yTitle ? 16 : 0), bottom: margin.bottom + (xTitle ? 16 : 0) };
+}
+
+/** The axis titles: `yTitle` turned along the value axis, `xTitle` centred under the plot. */
+function axisTitles(root, { width, height, margin, xTitle, yTitle }) {
+  const plotMiddle = margin.top + (height - margin.top - margin.bottom) / 2;
+  if (yTitle) {
+    root.append(svg('text', { class: 'axis-title y-title', x: 0, y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'hanging',
+      transform: `translate(2 ${plotMiddle}) rotate(-90)`, text: yTitle }));
+  }
+  if (xTitle) {
+    root.append(svg('text', { class: 'axis-title x-title', x: margin.left + (width - margin.left - margin.right) / 2,
+      y: height - 3, 'text-anchor': 'middle', text: xTitle }));
+  }
+}
+
 /**
  * Bars, one per item `{key, label, value}` (value null: no data), with a y axis.
  * Each bar carries `data-key` and `data-value` and a <title> for pointers.
  */
-export function barChart({ width, height, items, label, format, tickLabel, describe }) {
-  const margin = { top: 12, right: 8, bottom: 28, left: 52 };
+export function barChart({ width, height, items, label, format, tickLabel, describe, xTitle, yTitle }) {
+  const margin = titled({ top: 12, right: 8, bottom: 28, left: 52 }, xTitle, yTitle);
   const root = frame(width, height, label);
   const plotW = Math.max(10, width - margin.left - margin.right);
   const plotH = Math.max(10, height - margin.top - margin.bottom);
@@ -69,11 +87,12 @@ export function barChart({ width, height, items, label, format, tickLabel, descr
     }
     if (n % every === 0 || n === items.length - 1 && items.length <= 8) {
       bars.append(svg('text', {
-        class: 'tick', x: x + barW / 2, y: height - 10, 'text-anchor': 'middle', 'aria-hidden': 'true', text: tickLabel(item),
+        class: 'tick', x: x + barW / 2, y: margin.top + plotH + 18, 'text-anchor': 'middle', 'aria-hidden': 'true', text: tickLabel(item),
       }));
     }
   });
   root.append(bars);
+  axisTitles(root, { width, height, margin, xTitle, yTitle });
   return root;
 }
 
@@ -81,8 +100,8 @@ export function barChart({ width, height, items, label, format, tickLabel, descr
  * Points `{key, time (ms), value}` joined in time order, with value and time axes.
  * Each point carries `data-key` and `data-value` and a <title>.
  */
-export function lineChart({ width, height, points, label, format, timeLabel, timeTicks = [], describe }) {
-  const margin = { top: 14, right: 16, bottom: 28, left: 56 };
+export function lineChart({ width, height, points, label, format, timeLabel, timeTicks = [], describe, xTitle, yTitle }) {
+  const margin = titled({ top: 14, right: 16, bottom: 28, left: 56 }, xTitle, yTitle);
   const root = frame(width, height, label);
   const plotW = Math.max(10, width - margin.left - margin.right);
   const plotH = Math.max(10, height - margin.top - margin.bottom);
@@ -106,7 +125,7 @@ export function lineChart({ width, height, points, label, format, timeLabel, tim
     const at = x(t);
     if (at - lastX < 64 || at < margin.left || at > margin.left + plotW) continue;
     lastX = at;
-    axis.append(svg('text', { class: 'tick', x: at, y: height - 10, 'text-anchor': 'middle', text: timeLabel(t) }));
+    axis.append(svg('text', { class: 'tick', x: at, y: margin.top + plotH + 18, 'text-anchor': 'middle', text: timeLabel(t) }));
   }
   root.append(axis);
   if (sorted.length > 1) {
@@ -118,5 +137,6 @@ export function lineChart({ width, height, points, label, format, timeLabel, tim
       svg('title', { text: describe(p) })));
   }
   root.append(dots);
+  axisTitles(root, { width, height, margin, xTitle, yTitle });
   return root;
 }

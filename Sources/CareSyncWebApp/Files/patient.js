@@ -284,7 +284,9 @@ export class PatientView {
         width, height, items, label: `Daily steps, ${items.length} days, bars by day; the table below lists the figures.`,
         format: (v) => f.integer.format(v),
         tickLabel: (i) => (items.length > 14 ? f.shortDay(i.key) : `${f.weekday.format(new Date(`${i.key}T12:00:00Z`))} ${f.shortDay(i.key)}`),
-        describe: (i) => `${f.day(i.key)}: ${i.value === null ? 'no steps' : `${f.integer.format(i.value)} steps`}`,
+        describe: (i) => `${f.day(i.key)}: ${i.value === null ? 'no data' : `${f.integer.format(i.value)} steps`}`,
+        yTitle: 'Steps (count)',
+        xTitle: items.length ? `Day, ${f.dayRange(items[0].key, items[items.length - 1].key)} (${this.patient.timeZone})` : 'Day',
       }));
     }
     const walkBox = byId('walk-chart');
@@ -300,6 +302,9 @@ export class PatientView {
         timeTicks: [...new Set(points.map((p) => dayIn(new Date(p.time), this.patient.timeZone)))]
           .map((day) => zonedInstant(day, '12:00', this.patient.timeZone).getTime()),
         describe: (p) => `${f.at(p.start)}: ${f.meters.format(p.value)}`,
+        yTitle: 'Distance (m)',
+        xTitle: points.length ? `Test day, ${f.dayRange(dayIn(new Date(Math.min(...points.map((p) => p.time))), this.patient.timeZone),
+          dayIn(new Date(Math.max(...points.map((p) => p.time))), this.patient.timeZone))} (${this.patient.timeZone})` : 'Test day',
       }));
     }
   }

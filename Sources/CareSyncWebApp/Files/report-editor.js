@@ -232,7 +232,7 @@ export class ReportEditor {
     if (missing.length) {
       const problem = new Problem(0, { detail: 'Some tests have no day or time; nothing was sent.', errors: missing });
       this.markInvalid(missing);
-      showProblem(box, problem, 'The report was not posted', 'test');
+      showProblem(box, problem, 'The report was not posted', 'test', fieldLabel);
       return;
     }
     const before = this.stored(body.syncIdentifier);
@@ -255,7 +255,7 @@ export class ReportEditor {
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       this.markInvalid(error.errors);
-      showProblem(box, error, 'The server refused the report', 'test');
+      showProblem(box, error, 'The server refused the report', 'test', fieldLabel);
       this.view.setStatus('The report was not posted.');
     } finally {
       this.posting = false;
@@ -298,4 +298,17 @@ export class ReportEditor {
 export function isCompleteDay(day) {
   const year = Number(day.slice(0, 4));
   return /^\d{4}-\d{2}-\d{2}$/.test(day) && year >= 1900;
+}
+
+/** The form's names for the API's fields, so an error says "Distance (m)" where the server says "value". */
+const LABELS = {
+  syncIdentifier: 'Report', syncVersion: 'Version', weekStart: 'Week starting', timeZone: 'Time zone',
+  value: 'Distance (m)', unit: 'Distance (m)', type: 'Distance (m)', start: 'Day and time', end: 'Day and time',
+  key: 'Day', samples: 'Tests',
+};
+
+/** The label a person sees for `field` (metadata fields are the Notes column). */
+export function fieldLabel(field) {
+  if (field.startsWith('metadata')) return 'Notes';
+  return LABELS[field] || LABELS[field.replace(/\[.*$/, '').split('.')[0]] || field;
 }

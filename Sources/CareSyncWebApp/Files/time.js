@@ -90,11 +90,15 @@ export class Formats {
     this.dayLong = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
     this.dayShort = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'numeric', day: 'numeric' });
     this.weekday = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'narrow' });
-    this.instant = new Intl.DateTimeFormat(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+    this.instant = new Intl.DateTimeFormat(undefined, { timeZone, year: 'numeric', month: 'short', day: 'numeric',
+      hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+    this.range = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
     this.instantDay = new Intl.DateTimeFormat(undefined, { timeZone, month: 'short', day: 'numeric' });
   }
   /** "Tue, Jun 16, 2020" for a calendar day. */
   day(day) { return this.dayLong.format(dayAsDate(day)); }
+  /** "Jun 1 – 28, 2020" for the calendar days `first` through `last`, the year always shown. */
+  dayRange(first, last) { return this.range.formatRange(dayAsDate(first), dayAsDate(last)); }
   /** "6/16" for a calendar day. */
   shortDay(day) { return this.dayShort.format(dayAsDate(day)); }
   /** An instant (RFC 3339 text or Date) in the patient's time zone. */
