@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import os
 import sys
+import tempfile
 import time
 import traceback
 import urllib.error
@@ -621,6 +622,67 @@ def main():
         expected = statistics(state["first"], state["last"], priority_order())
         wait(lambda: bars().get(today.isoformat()) not in (None, "") and abs(float(bars()[today.isoformat()]) - expected[today.isoformat()]) < 1e-6, 40)
         same(bars(), expected)
+
+    @check("the patient page's monitoring periods and goals are the API's")
+    def _():
+        wait(lambda: qs("#periods tbody tr"))
+        episode = next(e for e in api("GET", "/v1/patients/alice/monitoring", THERAPIST)["episodes"] if e["open"])
+        period = next(p for p in episode["periods"] if p["state"] == "inProgress")
+        row = q(f'#periods tbody tr[data-episode="{episode["id"]}"][data-period="{period["number"]}"]')
+        assert (int(row.get_attribute("data-days")), int(row.get_attribute("data-left"))) \
+            == (period["daysWithData"], period["daysLeft"])
+        assert "Monitoring since" in q("#episode-state").text and q("#episode-button").text == "End monitoring"
+        assert [li.get_attribute("data-target") for li in qs('#goal-list li[data-kind="dailySteps"]')] == ["3000"]
+        assert q("#goal-steps").get_attribute("value") == "3000"
+
+    @check("logging minutes: the month's total is the API's; a bad entry names the form's field and stores nothing")
+    def _():
+        before = api("GET", "/v1/patients/alice/monitoring/minutes", THERAPIST)["total"]
+        set_value(q("#minutes-count"), "0")
+        q("#minutes-form button[type=submit]").click()
+        wait(lambda: q("#care-problem").is_displayed())
+        items = [li.text for li in qs("#care-problem .problem-errors li")]
+        assert any(i.startswith("Minutes:") for i in items), items
+        assert api("GET", "/v1/patients/alice/monitoring/minutes", THERAPIST)["total"] == before
+        set_value(q("#minutes-count"), "12")
+        Select(q("#minutes-category")).select_by_value("patientCall")
+        q("#minutes-form button[type=submit]").click()
+        wait(lambda: q("#minutes-total").get_attribute("data-total") == str(before + 12))
+        answer = api("GET", "/v1/patients/alice/monitoring/minutes", THERAPIST)
+        assert answer["total"] == before + 12, answer
+        assert any(e["minutes"] == 12 and e["category"] == "patientCall" for e in answer["entries"]), answer
+        assert not q("#care-problem").is_displayed()
+        browser_errors(allowed_statuses=(422,))
+
+    @check("starting monitoring for carol from her page opens an episode on the server")
+    def _():
+        js("location.hash = '#patient/carol'")
+        wait(lambda: "Not monitoring" in q("#episode-state").text and q("#episode-button").text == "Start monitoring")
+        assert qs("#periods tbody tr") == [] and q("#periods-empty").is_displayed()
+        q("#episode-button").click()
+        wait(lambda: "Monitoring since" in q("#episode-state").text)
+        episodes = api("GET", "/v1/patients/carol/monitoring", THERAPIST)["episodes"]
+        assert [e["open"] for e in episodes] == [True], episodes
+        wait(lambda: len(qs("#periods tbody tr")) == 1)
+
+    @check("the monthly worksheet downloads as the API's CSV")
+    def _():
+        js("location.hash = '#patients'")
+        wait(lambda: q("#patients").is_displayed() and qs(ALICE_LINK))
+        month = q("#worksheet-month").get_attribute("value")
+        assert len(month) == 7 and q("#worksheet-team").get_attribute("value") == "physio"
+        folder = tempfile.mkdtemp(prefix="caresync-downloads-")
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+        q("#worksheet-form button[type=submit]").click()
+        wait(lambda: q("#worksheet-link").is_displayed())
+        name = f"caresync-worksheet-physio-{month}.csv"
+        assert q("#worksheet-link").get_attribute("download") == name
+        path = os.path.join(folder, name)
+        wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0, message=f"{name} downloaded")
+        downloaded = open(path, encoding="utf-8", newline="").read()
+        status, _, expected = http("GET", f"/v1/care-teams/physio/worksheet?month={month}", THERAPIST, headers={"Accept": "text/csv"})
+        assert status == 200 and downloaded == expected.decode(), (downloaded, expected)
+        assert downloaded.startswith("patient,month,") and "\nalice," in downloaded and "\ncarol," in downloaded, downloaded
 
     @check("no console error and no CSP violation during the whole session")
     def _():

@@ -24,8 +24,8 @@ export class Problem extends Error {
 }
 
 /** Sends one API request with `token`; answers the parsed JSON body or throws a Problem (or AbortError). */
-export async function request(token, method, path, { query, body, signal, extraHeaders } = {}) {
-  const headers = { Accept: 'application/json', ...(extraHeaders || {}) };
+export async function request(token, method, path, { query, body, signal, extraHeaders, accept } = {}) {
+  const headers = { Accept: accept || 'application/json', ...(extraHeaders || {}) };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let url = path;
@@ -53,6 +53,7 @@ export async function request(token, method, path, { query, body, signal, extraH
     if (retry > 0) problem.retryAfter = retry;
     throw problem;
   }
+  if (accept && !type.includes('json')) return response.text();
   return json;
 }
 
@@ -85,8 +86,17 @@ export class Client {
   }
   changes(id, query, signal) { return this.call('GET', `/v1/patients/${enc(id)}/changes`, { query, signal }); }
   careTeamStatus(name, query) { return this.call('GET', `/v1/care-teams/${enc(name)}/status`, { query }); }
-  monitoring(id) { return this.call('GET', `/v1/patients/${enc(id)}/monitoring`); }
-  goals(id) { return this.call('GET', `/v1/patients/${enc(id)}/goals`); }
+  monitoring(id, signal) { return this.call('GET', `/v1/patients/${enc(id)}/monitoring`, { signal }); }
+  startEpisode(id, startDay) { return this.call('POST', `/v1/patients/${enc(id)}/monitoring/episodes`, { body: { startDay } }); }
+  endEpisode(id, endDay) { return this.call('POST', `/v1/patients/${enc(id)}/monitoring/episodes/current/end`, { body: { endDay } }); }
+  minutes(id, signal) { return this.call('GET', `/v1/patients/${enc(id)}/monitoring/minutes`, { signal }); }
+  logMinutes(id, entry) { return this.call('POST', `/v1/patients/${enc(id)}/monitoring/minutes`, { body: entry }); }
+  goals(id, signal) { return this.call('GET', `/v1/patients/${enc(id)}/goals`, { signal }); }
+  setGoal(id, kind, target) { return this.call('PUT', `/v1/patients/${enc(id)}/goals/${enc(kind)}`, { body: { target } }); }
+  /** The care team's monthly worksheet as CSV text. */
+  worksheetCSV(team, month) {
+    return this.call('GET', `/v1/care-teams/${enc(team)}/worksheet`, { query: { month }, accept: 'text/csv' });
+  }
 }
 
 function enc(segment) { return encodeURIComponent(segment); }

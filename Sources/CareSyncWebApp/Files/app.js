@@ -3,7 +3,7 @@ import { Client, Problem, clearToken, storeToken, storedToken } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
-import { loadTriage, renderTriage } from './triage.js';
+import { clearWorksheet, downloadWorksheet, loadTriage, prepareWorksheet, renderTriage } from './triage.js';
 
 const screens = ['sign-in', 'patients', 'patient'];
 let session = null;       // { client, who, patients: Map }
@@ -40,6 +40,7 @@ function dropSession() {
   session = null;
   clearPatientScreen();
   fill(byId('triage-body'));
+  clearWorksheet();
   byId('patients-empty').hidden = true;
 }
 
@@ -101,6 +102,7 @@ async function showPatients() {
     if (session !== opening || routes !== routed) return;
     session.patients = new Map(patients.map((p) => [p.id, p]));
     session.triage = rows;
+    prepareWorksheet(opening.who.careTeams);
     byId('patients-empty').hidden = patients.length > 0;
     const shown = renderTriage(rows, byId('triage-filter').value);
     setStatus(`${shown} patient${shown === 1 ? '' : 's'}.`);
@@ -163,6 +165,18 @@ function boot() {
     byId('main').focus();
   });
   byId('triage-controls').addEventListener('submit', (event) => event.preventDefault());
+  byId('worksheet-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!session) return;
+    clearAlert();
+    try {
+      await downloadWorksheet(session.client);
+      setStatus('Worksheet downloaded.');
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      showProblem(alertBox(), error, 'Could not download the worksheet');
+    }
+  });
   byId('triage-only').addEventListener('change', () => { if (session) route(); });
   byId('triage-filter').addEventListener('input', () => {
     if (session?.triage) setStatus(`${renderTriage(session.triage, byId('triage-filter').value)} shown.`);

@@ -3,6 +3,7 @@ import { LiveFeed, Problem } from './api.js';
 import { barChart, lineChart } from './chart.js';
 import { byId, el, fill } from './dom.js';
 import { showProblem } from './problems.js';
+import { CarePanel, clearCarePanel } from './care-panel.js';
 import { ReportEditor } from './report-editor.js';
 import { Formats, addDays, dayIn, zonedInstant } from './time.js';
 
@@ -36,6 +37,7 @@ export class PatientView {
     this.steps = null;   // last statistics answer
     this.reports = [];
     this.editor = new ReportEditor(this);
+    this.care = new CarePanel(this);
     this.feed = new LiveFeed(this.client, patient.id, [STEPS, WALK], {
       onPage: (page) => this.changed(page),
       onState: (state, error) => this.feedState(state, error),
@@ -61,10 +63,11 @@ export class PatientView {
     this.resize = new ResizeObserver(() => this.drawCharts());
     this.resize.observe(byId('steps-chart'));
     this.editor.attach();
+    this.care.attach();
     try {
       // Read the feed to its head first, so no change between the views' reads and the first poll is missed.
       await this.feed.catchUp(this.stopper.signal);
-      await Promise.all([this.loadSteps(), this.loadReports()]);
+      await Promise.all([this.loadSteps(), this.loadReports(), this.care.load()]);
       this.editor.reset();
       this.setStatus(`Showing ${p.id}.`);
       this.feed.run();
@@ -360,6 +363,7 @@ export function clearPatientScreen() {
   for (const id of ['steps-table', 'walk-table', 'tests']) fill(byId(id).tBodies[0]);
   for (const input of byId('report-form').querySelectorAll('input')) input.value = '';
   byId('steps-end').value = '';
+  clearCarePanel();
 }
 
 /** A source name with line-break opportunities after its dots (as text nodes and <wbr>). */

@@ -122,3 +122,36 @@ function walkCell(walk) {
   return [el('strong', { text: meters.format(walk.meters) }),
     change ? el('span', { class: walk.change < 0 ? 'hint declined' : 'hint', text: ` (${change})` }) : null];
 }
+
+/** Fills the worksheet form's care teams and this month; remembers nothing between sign-ins. */
+export function prepareWorksheet(teams) {
+  fill(byId('worksheet-team'), teams.map((team) => el('option', { value: team, text: team })));
+  if (!byId('worksheet-month').value) byId('worksheet-month').value = new Date().toISOString().slice(0, 7);
+}
+
+let worksheetURL = null;
+
+/** Fetches the chosen team's worksheet as CSV and hands it to the browser as a download. */
+export async function downloadWorksheet(client) {
+  const team = byId('worksheet-team').value, month = byId('worksheet-month').value;
+  const csv = await client.worksheetCSV(team, month);
+  if (worksheetURL) URL.revokeObjectURL(worksheetURL);
+  worksheetURL = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+  const link = byId('worksheet-link');
+  link.href = worksheetURL;
+  link.download = `caresync-worksheet-${team}-${month}.csv`;
+  link.textContent = `Worksheet ${team} ${month} (CSV)`;
+  link.hidden = false;
+  link.click();
+}
+
+/** Forgets the last download (sign-out). */
+export function clearWorksheet() {
+  if (worksheetURL) URL.revokeObjectURL(worksheetURL);
+  worksheetURL = null;
+  const link = byId('worksheet-link');
+  link.hidden = true;
+  link.removeAttribute('href');
+  link.textContent = '';
+  fill(byId('worksheet-team'));
+}
