@@ -27,6 +27,8 @@ struct ChangeReader: Sendable {
         var query: ChangeQuery
         var wait: Int
         var unit: HealthUnit?
+        /// `anchor=now`: start at the head of the feed (`startAtHead` sets `query.anchor`).
+        var startsAtHead = false
     }
 
     /// Reads and checks the feed's parameters (every problem at once, 422), then the anchor (400 when malformed).
@@ -53,8 +55,19 @@ struct ChangeReader: Sendable {
         var unit: HealthUnit?
         if let u = request.query("unit") { do { unit = try HealthUnit.parse(u) } catch { fail("unit", "unit '\(u)' is not a HealthKit unit string (\(error))") } }
         guard problems.isEmpty else { throw HTTPError.validation(problems) }
-        if let a = request.query("anchor"), !a.isEmpty { query.anchor = try anchors.decode(a) }
-        return FeedParameters(query: query, wait: wait, unit: unit)
+        let given = request.query("anchor")
+        if let a = given, !a.isEmpty, a != Self.headAnchor { query.anchor = try anchors.decode(a) }
+        return FeedParameters(query: query, wait: wait, unit: unit, startsAtHead: given == Self.headAnchor)
+    }
+
+    /// The `anchor` value that asks for the head of the feed, as CouchDB's `since=now`: no history is read.
+    static let headAnchor = "now"
+
+    /// Sets an `anchor=now` read's anchor to the store's head, read now (a later commit is after it).
+    func startAtHead(_ feed: inout FeedParameters) async throws {
+        guard feed.startsAtHead else { return }
+        let store = self.store
+        feed.query.anchor = try await calls.blocking { try store.currentAnchor() }
     }
 
     /// Parses a comma list of sample types; unknown names are problems.

@@ -11,6 +11,7 @@ extension FeedController {
     func streamChanges(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.patientScoped(request, context, action: "changes.stream") { principal, patient in
             var feed = try self.reader.feedParameters(request, patient: patient)
+            try await self.reader.startAtHead(&feed)
             // An EventSource reconnects to the same URL with the last id it saw: that wins over `anchor=`.
             if let id = request.header("Last-Event-ID").map({ String($0.trimmingSpaces()) }), !id.isEmpty {
                 feed.query.anchor = try self.reader.anchors.decode(id)

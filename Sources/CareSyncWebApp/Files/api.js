@@ -142,16 +142,11 @@ export class LiveFeed {
     }
   }
 
-  /** Pages from no anchor to the head with the feed's filters; the views are loaded separately. */
+  /** Reaches the head of the feed without reading its history (`anchor=now`); the views are loaded separately. */
   async catchUp(signal) {
     this.onState('catching up');
-    let anchor = '';
-    for (;;) {
-      const page = await this.client.changes(this.patient, { types: this.types, anchor, limit: 5000 }, signal);
-      anchor = page.anchor;
-      if (!page.hasMore) break;
-    }
-    this.anchor = anchor;
+    const page = await this.client.changes(this.patient, { types: this.types, anchor: 'now', limit: 1 }, signal);
+    this.anchor = page.anchor;
   }
 
   stop() { this.stopper.abort(); }
