@@ -12,16 +12,20 @@ import Testing
         server.app.api.exports.settings.directory.appendingPathComponent(String(download.statusPath.split(separator: "/").last!))
     }
 
+    /// A file's permission bits.
+    static func permissions(_ url: URL) throws -> Int? {
+        let value = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
+        return (value as? NSNumber)?.intValue ?? (value as? Int)
+    }
+
     @Test func filesLiveBesideTheDatabaseReadableByTheServerOnly() async throws {
         try await TestServer.with(.inMemory) { server in
             try await FHIREndpointTests.seed(server)
             let download = try await server.export("/fhir/R4/Patient/alice/$export", token: server.tokens.therapist)
             let folder = Self.folder(server, download)
             #expect(folder.deletingLastPathComponent().path == server.directory.path("test.sqlite") + "-exports")
-            let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("observation-1.ndjson").path)
-            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-            let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder.path)
-            #expect((folderAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            #expect(try Self.permissions(folder.appendingPathComponent("observation-1.ndjson")) == 0o600)
+            #expect(try Self.permissions(folder) == 0o700)
         }
     }
 

@@ -54,7 +54,7 @@ final class ExportJob: Sendable {
     /// The current state.
     var current: State { state.withLock { $0 } }
 
-    /// Moves to `next`; a cancelled job stays where it was (its registry entry is already gone).
+    /// Moves to `next` (the run's progress and its end).
     func move(to next: State) { state.withLock { $0 = next } }
 
     /// Asks the run to stop at its next page.

@@ -75,7 +75,7 @@ struct FHIRExportController: Sendable {
         do {
             job = try exports.submit(principal: principal, patients: patients,
                                      types: kickoff.observations ? principal.readable(nil) : [], since: kickoff.since,
-                                     request: base + request.head.path.dropFirst(FHIRBaseURL.path.count) + query, base: base,
+                                     request: base + String(request.head.path.dropFirst(FHIRBaseURL.path.count)) + query, base: base,
                                      auditPatient: auditPatient)
         } catch BulkExports.Refusal.full {
             throw HTTPError.tooManyRequests("Too many exports are queued on this server; retry later.", retryAfter: 60)
