@@ -96,7 +96,7 @@ generated="$repo/.build/ci-clients-python"
 rm -rf "$generated" && mkdir -p "$generated"
 # openapi-python-client formats its output with ruff, which it finds on PATH.
 (cd "$generated" && PATH="$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate --path "$work/openapi.json" \
-  --meta none --output-path caresync_client) 2>&1 | tee "$work/python-generate.log"
+  --meta none --config "$repo/Clients/Python/openapi-python-client.yaml" --output-path caresync_client) 2>&1 | tee "$work/python-generate.log"
 fail_on_warnings "$work/python-generate.log" "openapi-python-client"
 PYTHONPATH="$generated" CARESYNC_URL="$url" CARESYNC_PATIENT=bob CARESYNC_THERAPIST_TOKEN="$python_therapist" \
   CARESYNC_DEVICE_TOKEN="$bob_device" CARESYNC_LIMITED_TOKEN="$bob_limited" CARESYNC_EXPIRED_ANCHOR="$expired" \

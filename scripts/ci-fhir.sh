@@ -2,7 +2,9 @@
 # FHIR R4 check: builds caresync, serves it on a temporary database with a patient and tokens, seeds samples of
 # several types, validates every Observation, Bundle, OperationOutcome and the CapabilityStatement with
 # fhir.resources 6.4.0 (the last release with R4 models; it needs pydantic<2), checks codes and units against
-# docs/fhir.md, and reads Observations through SMART's fhirclient 4.4.0 with search and paging.
+# docs/fhir.md, and reads Observations through SMART's fhirclient 4.4.0 with search and paging; then a bulk export
+# (scripts/fhir/check_export.py): the manifest's fields, every NDJSON Observation and deleted Bundle validated with
+# fhir.resources, and an incremental export from caresyncNextSince holding exactly the changes since.
 # Self-contained and non-interactive; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +25,6 @@ ci_serve
 
 status=0
 "$venv/bin/python" scripts/fhir/check_fhir.py "$url" "$device" "$therapist" || status=1
+"$venv/bin/python" scripts/fhir/check_export.py "$url" "$device" "$therapist" || status=1
 ci_stop || status=1
 exit $status

@@ -16,12 +16,23 @@ public struct ChangeQuery: Hashable, Sendable {
     public var to: Date?
     /// Only changes written by this source; nil for every source.
     public var source: String?
+    /// The last change-log sequence to read (a head captured earlier): nothing past it is read, and the last page's
+    /// anchor is at most this position; nil reads to the head. A bulk export reads every patient to one position with it.
+    public var through: Int64?
 
     /// Creates a value from its fields.
     public init(patient: String, anchor: Anchor? = nil, types: Set<SampleType>? = nil, limit: Int = 500,
-                from: Date? = nil, to: Date? = nil, source: String? = nil) {
+                from: Date? = nil, to: Date? = nil, source: String? = nil, through: Int64? = nil) {
         self.patient = patient; self.anchor = anchor; self.types = types; self.limit = limit
-        self.from = from; self.to = to; self.source = source
+        self.from = from; self.to = to; self.source = source; self.through = through
+    }
+}
+
+extension ChangeQuery {
+    /// The anchor position of a last page (`hasMore` false) read after `after` with the store at `head`: the head,
+    /// or `through` when that comes first, never before `after`.
+    public func lastPosition(head: Int64, after: Int64) -> Int64 {
+        max(after, through.map { min($0, head) } ?? head)
     }
 }
 

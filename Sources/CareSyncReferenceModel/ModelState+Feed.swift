@@ -17,30 +17,32 @@ extension ModelState {
         }
         let limit = min(max(query.limit, 1), Self.maxLimit)
         var samples: [Sample] = [], deleted: [DeletedObject] = []
-        var last = after
+        var lastRead = after
         let sequences = patientLog[query.patient] ?? []
         var low = 0, high = sequences.count
         while low < high {
             let mid = (low + high) / 2
             if sequences[mid] <= after { low = mid + 1 } else { high = mid }
         }
+        let last = query.through.map { min($0, head) } ?? head
         for sequence in sequences[low...] {
+            if sequence > last { break }
             guard let slot = log[Int(sequence - 1)] else { continue }
             switch slot {
             case let .sample(uuid):
                 let sample = live[SampleID(patient: query.patient, uuid: uuid)]!.sample
                 guard Self.matches(sample.type, sample.source, sample.start, sample.end, query) else { continue }
-                if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
+                if samples.count + deleted.count == limit { return page(samples, deleted, lastRead, storeID, more: true) }
                 samples.append(sample)
             case let .tombstone(uuid):
                 let object = tombstones[SampleID(patient: query.patient, uuid: uuid)]!.object
                 guard Self.matches(object.type, object.source, object.start, object.end, query) else { continue }
-                if samples.count + deleted.count == limit { return page(samples, deleted, last, storeID, more: true) }
+                if samples.count + deleted.count == limit { return page(samples, deleted, lastRead, storeID, more: true) }
                 deleted.append(object)
             }
-            last = sequence
+            lastRead = sequence
         }
-        return page(samples, deleted, head, storeID, more: false)
+        return page(samples, deleted, query.lastPosition(head: head, after: after), storeID, more: false)
     }
 
     private func page(_ samples: [Sample], _ deleted: [DeletedObject], _ sequence: Int64, _ storeID: String, more: Bool) -> ChangeSet {

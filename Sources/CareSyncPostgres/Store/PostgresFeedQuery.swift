@@ -28,6 +28,9 @@ enum PostgresFeedQuery {
             let ms = parameter(.int64(SyncRules.milliseconds(from)))
             filters += " AND (end_ms > \(ms) OR start_ms >= \(ms))"
         }
+        if let through = query.through {
+            filters += " AND seq <= \(parameter(.int64(through)))"
+        }
         // Each arm walks its (patient, seq) index in order and stops at the limit; the outer sort merges at
         // most twice the limit. Parameters are numbered, so both arms share them.
         let rows = try db.query("""
@@ -54,7 +57,8 @@ enum PostgresFeedQuery {
         }
         let hasMore = rows.count > limit
         return ChangeSet(samples: samples, deletedObjects: deleted,
-                         anchor: Anchor(storeID: storeID, sequence: hasMore ? lastSequence : head, horizon: horizon),
+                         anchor: Anchor(storeID: storeID, sequence: hasMore ? lastSequence : query.lastPosition(head: head, after: after),
+                                        horizon: horizon),
                          hasMore: hasMore)
     }
 

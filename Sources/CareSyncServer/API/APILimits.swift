@@ -26,6 +26,10 @@ public struct APILimits: Sendable, Hashable {
     public var allowPrivateWebhookAddresses = false
     /// The public origin of FHIR links; nil: `http://` and the request's `Host`.
     public var fhirPublicURL: String?
+    /// The folder of bulk export files; nil: `caresync-exports` in the system's temporary folder.
+    public var exportDirectory: String?
+    /// Seconds a finished bulk export's files and status are kept.
+    public var exportExpiry: TimeInterval = 3600
     /// The contract's defaults.
     /// Requests per second a token earns; 0 disables the per-token limit.
     public var tokenRequestsPerSecond: Double = 50_000

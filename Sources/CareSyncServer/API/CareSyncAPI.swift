@@ -24,6 +24,8 @@ public final class CareSyncAPI: Sendable {
     let gate: AccessGate
     /// The change feed's reads, waits and their limits.
     let reader: ChangeReader
+    /// The FHIR bulk exports of this instance (their files, queue and expiry).
+    let exports: BulkExports
     /// Every endpoint of the API, from the controllers; the OpenAPI document lists exactly these.
     public let routes: [APIRoute]
 
@@ -51,6 +53,13 @@ public final class CareSyncAPI: Sendable {
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
         let keyedWriter = KeyedWriter(store: store, calls: calls, clock: clock, logger: logger, retention: limits.idempotencyRetention)
+        let fhir = FHIRController(gate: gate, store: store, access: access, executor: executor, publicURL: limits.fhirPublicURL)
+        let exportSettings = BulkExports.Settings(
+            directory: URL(fileURLWithPath: limits.exportDirectory ?? NSTemporaryDirectory() + "/caresync-exports", isDirectory: true),
+            expiry: limits.exportExpiry)
+        let exports = BulkExports(settings: exportSettings, runner: ExportRun(reader: reader, audit: audit, access: access, clock: clock,
+                                                                              settings: exportSettings, logger: logger), clock: clock)
+        self.exports = exports
         let adminController = AdminController(gate: gate, admin: admin, access: access, calls: calls, clock: clock,
                                               notifier: store.notifier)
         routes = SamplesController(gate: gate, keyedWriter: keyedWriter, anchors: anchors, metrics: metrics, clock: clock,
@@ -66,7 +75,8 @@ public final class CareSyncAPI: Sendable {
                                  allowPrivateAddresses: limits.allowPrivateWebhookAddresses, onWebhookChange: onWebhookChange).routes
             + adminController.callerRoutes
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
-            + FHIRController(gate: gate, store: store, access: access, executor: executor, publicURL: limits.fhirPublicURL).routes
+            + fhir.routes
+            + FHIRExportController(fhir: fhir, exports: exports, anchors: anchors).routes
             + StatusController(gate: gate, store: store, access: access, calls: calls, clock: clock).routes
             + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes

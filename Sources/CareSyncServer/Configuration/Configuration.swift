@@ -47,6 +47,11 @@ public struct Configuration: Sendable, Equatable {
     public var webhooks = Webhooks()
     /// The public origin of FHIR links (`https://caresync.example.org`); empty: `http://` and the request's `Host`.
     public var fhirPublicUrl = ""
+    /// The folder of FHIR bulk export files; empty: next to the SQLite database (`<database>-exports`), or
+    /// `caresync-exports` in the system's temporary folder on PostgreSQL.
+    public var exportDirectory = ""
+    /// Minutes a finished bulk export's files and status URL are kept before they are deleted.
+    public var exportExpiryMinutes = 60
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).

@@ -88,6 +88,10 @@ extension ConfigurationKey {
                 throw invalid(value, source, "empty, or an http:// or https:// origin such as https://caresync.example.org")
             }
             configuration.fhirPublicUrl = url
+        case .exportDirectory:
+            guard let path = value.stringValue, !path.contains("\0") else { throw invalid(value, source, "a folder path, or empty") }
+            configuration.exportDirectory = path
+        case .exportExpiryMinutes: configuration.exportExpiryMinutes = try integer(1...10_080)
         case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
         case .webhooksTimeoutSeconds: configuration.webhooks.timeout = .seconds(try integer(1...300))
         case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
@@ -143,6 +147,8 @@ extension ConfigurationKey {
         case .streamKeepAliveSeconds: return seconds(configuration.stream.keepAlive)
         case .streamLifetimeSeconds: return seconds(configuration.stream.lifetime)
         case .fhirPublicUrl: return string(configuration.fhirPublicUrl)
+        case .exportDirectory: return string(configuration.exportDirectory)
+        case .exportExpiryMinutes: return String(configuration.exportExpiryMinutes)
         case .webhooksAllowPrivateAddresses: return String(configuration.webhooks.allowPrivateAddresses)
         case .webhooksTimeoutSeconds: return seconds(configuration.webhooks.timeout)
         case .webhooksRetryInitialSeconds: return seconds(configuration.webhooks.retryInitial)

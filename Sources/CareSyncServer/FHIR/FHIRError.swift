@@ -21,13 +21,14 @@ struct FHIRError: Error, Sendable {
     /// 404 `not-found`: no such resource, or a patient outside the caller's reach.
     static func notFound(_ diagnostics: String) -> FHIRError { FHIRError(status: .notFound, issue: "not-found", diagnostics: diagnostics) }
 
-    /// The FHIR form of an API refusal (401, 403, 404, 400, 422); nil for the ones answered as problems (429, 503, 500).
+    /// The FHIR form of an API refusal (401, 403, 404, 400, 410, 422); nil for the ones answered as problems (429, 503, 500).
     static func from(_ error: HTTPError) -> FHIRError? {
         switch error.status.code {
         case 401: return FHIRError(status: error.status, issue: "login", diagnostics: error.detail, headers: error.headers)
         case 403: return FHIRError(status: error.status, issue: "forbidden", diagnostics: error.detail, headers: error.headers)
         case 404: return FHIRError(status: error.status, issue: "not-found", diagnostics: error.detail, headers: error.headers)
         case 400, 422: return FHIRError(status: .badRequest, issue: "invalid", diagnostics: error.detail, headers: error.headers)
+        case 410: return FHIRError(status: error.status, issue: "invalid", diagnostics: error.detail, headers: error.headers)
         default: return nil
         }
     }

@@ -27,6 +27,7 @@ public final class CareSyncApplication: Sendable {
     private struct Jobs {
         let retention: RetentionJob
         let idempotencyPurge: Task<Void, Never>
+        let exportSweep: ExportSweepJob
     }
     private let jobs = Mutex<Jobs?>(nil)
 
@@ -51,7 +52,7 @@ public final class CareSyncApplication: Sendable {
 
     /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
     /// hourly purge of expired idempotency records and the webhook dispatcher, each running only while this
-    /// instance holds its lease (`JobLeases`). Returns the bound port (the chosen one for port 0).
+    /// instance holds its lease (`JobLeases`), and this instance's sweep of expired bulk export files (every minute). Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
@@ -70,18 +71,22 @@ public final class CareSyncApplication: Sendable {
             }
         }
         webhooks.start()
-        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge) }
+        let exportSweep = ExportSweepJob(exports: api.exports, executor: api.executor)
+        exportSweep.start()
+        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep) }
         return port
     }
 
     /// Stops in order: the background jobs (a retention run in progress finishes; webhook attempts under way are
-    /// cancelled and go out again after a restart), then the listener — it
+    /// cancelled and go out again after a restart; bulk exports are cancelled and their files removed), then the listener — it
     /// stops accepting, answers parked long polls and lets requests in flight finish (each commits its own
     /// audit record before answering, so nothing is left to flush).
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         let running = jobs.withLock { jobs in defer { jobs = nil }; return jobs }
         running?.idempotencyPurge.cancel()
+        await running?.exportSweep.stop()
         await running?.retention.stop()
+        await api.exports.stop()
         await webhooks.stop()
         api.shutdown()
         await http.shutdown(gracePeriod: gracePeriod)
@@ -91,10 +96,12 @@ public final class CareSyncApplication: Sendable {
 
 /// Builds the server the configuration describes over `backend`'s stores (opened and migrated by the caller):
 /// wires the API and the HTTP listener. Nothing listens until `start()`.
-/// `rateLimitClock` is what the rate limiters read (tests freeze it).
+/// `rateLimitClock` is what the rate limiters read (tests freeze it); `clock` is the API's time (audit records, token
+/// expiry, bulk export expiry; tests move it).
 public func buildServer(_ configuration: Configuration, backend: any StoreBackend, logger: Logger = Logger(label: "caresync"),
                         metrics: ServerMetrics = ServerMetrics(),
-                        rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
+                        rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+                        clock: @escaping @Sendable () -> Date = { Date() })
     throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
     var limits = APILimits()
@@ -110,11 +117,13 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
     limits.fhirPublicURL = configuration.fhirPublicUrl.isEmpty ? nil : configuration.fhirPublicUrl
+    limits.exportDirectory = configuration.resolvedExportDirectory
+    limits.exportExpiry = TimeInterval(configuration.exportExpiryMinutes) * 60
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
-                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, metrics: metrics,
+                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)

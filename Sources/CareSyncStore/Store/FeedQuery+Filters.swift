@@ -30,6 +30,10 @@ extension FeedQuery {
                 let ms = SyncRules.milliseconds(from)
                 values += [.integer(ms), .integer(ms)]
             }
+            if let through = query.through {
+                filters += " AND seq <= ?"
+                values.append(.integer(through))
+            }
             conditions = Self.number(filters, firstIndex: 3)
             self.values = values
         }

@@ -28,7 +28,8 @@ enum FeedQuery {
             rows = try filters.rows(after: after, limit: limit, db: db)
         }
         return ChangeSet(samples: rows.samples, deletedObjects: rows.deleted,
-                         anchor: Anchor(storeID: storeID, sequence: rows.hasMore ? rows.lastSequence : head, horizon: horizon),
+                         anchor: Anchor(storeID: storeID, sequence: rows.hasMore ? rows.lastSequence : query.lastPosition(head: head, after: after),
+                                        horizon: horizon),
                          hasMore: rows.hasMore)
     }
 

@@ -48,6 +48,7 @@ import Testing
         (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"),
         (.rateLimitWaitsPerToken, "3", "3"),
         (.fhirPublicUrl, "https://caresync.example.org", #""https://caresync.example.org""#),
+        (.exportDirectory, "/var/lib/caresync/exports", #""/var/lib/caresync/exports""#), (.exportExpiryMinutes, "15", "15"),
         (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),

@@ -1,0 +1,88 @@
+import CareSyncCore
+import CareSyncHTTP
+import Foundation
+import Logging
+
+/// Runs one bulk export: reads each patient's change feed from `_since` up to the head taken at its start, a page
+/// at a time through the feed reader (`ChangeReader.readPage`: the feed's query, reach already checked at kick-off,
+/// the caller's readable types), and appends each page to NDJSON files before reading the next one.
+struct ExportRun: Sendable {
+    /// The feed reader: pages, the anchors' seal, the store calls.
+    let reader: ChangeReader
+    /// The audit log: one `fhir.export.read` record per patient exported.
+    let audit: AuditLog
+    /// The therapist tokens' sources (`performer`).
+    let access: any AccessStore
+    let clock: @Sendable () -> Date
+    let settings: BulkExports.Settings
+    let logger: Logger
+
+    /// Runs `job` to completion, failure or cancellation; a failed or cancelled run leaves no file behind.
+    func run(_ job: ExportJob) async {
+        job.move(to: .running(patientsDone: 0, resources: 0))
+        do {
+            let result = try await export(job)
+            job.move(to: .completed(result))
+            if job.isCancelled { BulkExports.remove(job.directory) }
+        } catch {
+            BulkExports.remove(job.directory)
+            guard !job.isCancelled else { return }
+            let failure = (error as? HTTPError).flatMap(FHIRError.from)
+                ?? FHIRError(status: .internalServerError, issue: "exception", diagnostics: "The export failed; start it again.")
+            logger.error("export.failed", metadata: ["export.id": .string(job.id), "error.type": .string(String(describing: type(of: error)))])
+            job.move(to: .failed(failure, expiresAt: clock().addingTimeInterval(settings.expiry)))
+        }
+    }
+
+    /// Reads and writes every patient of `job`; answers the manifest's facts.
+    func export(_ job: ExportJob) async throws -> ExportResult {
+        let store = reader.store
+        // The position first, then the time: every change up to the position committed before `transactionTime`.
+        let head = try await reader.calls.blocking { try store.currentAnchor() }
+        let transactionTime = clock()
+        let output = NDJSONFiles(directory: job.directory, prefix: "observation", linesPerFile: settings.linesPerFile)
+        let deleted = NDJSONFiles(directory: job.directory, prefix: "deleted", linesPerFile: settings.linesPerFile)
+        let access = self.access
+        let therapists = try await reader.calls.blocking { Set(try access.tokens().filter { $0.role == .therapist }.map(\.source)) }
+        var total = 0
+        for (index, patient) in job.patients.enumerated() {
+            let count = try await exportPatient(patient, of: job, through: head, output: output, deleted: deleted,
+                                                therapists: therapists, before: total, index: index)
+            total += count
+            let scope = AuditScope(principal: job.principal, patient: patient, action: "fhir.export.read")
+            try await audit.commit(scope.record(count: count, status: 200, time: clock()))
+        }
+        let now = clock()
+        return ExportResult(transactionTime: transactionTime, nextSince: reader.anchors.encode(head),
+                            output: try output.finish(), deleted: try deleted.finish(),
+                            completedAt: now, expiresAt: now.addingTimeInterval(settings.expiry))
+    }
+
+    /// One patient's changes after `_since` through `head`, page by page; answers how many it wrote (Observations and deletions).
+    func exportPatient(_ patient: String, of job: ExportJob, through head: Anchor, output: NDJSONFiles, deleted: NDJSONFiles,
+                       therapists: Set<String>, before: Int, index: Int) async throws -> Int {
+        // Nothing readable: nothing to write (the anchor was checked at kick-off).
+        if let types = job.types, types.isEmpty { return 0 }
+        var query = ChangeQuery(patient: patient, anchor: job.since.anchor, types: job.types, limit: settings.pageSize,
+                                through: head.sequence)
+        var count = 0
+        while true {
+            guard !job.isCancelled else { throw CancellationError() }
+            let page = try await reader.readPage(query, generation: reader.notifier.generation(of: patient))
+            let since = job.since
+            count += try await reader.calls.blocking {
+                let lines = page.samples.map { sample in
+                    FHIRWire.observation(ObservationMapper.observation(of: sample, patient: patient,
+                                                                       enteredByTherapist: therapists.contains(sample.source))).serialized()
+                }
+                try output.append(lines)
+                let gone = page.deletedObjects.filter { since.includesDeletion(at: $0.deletedAt) }
+                if !gone.isEmpty { try deleted.append([ExportWire.deletedBundle(gone).serialized()]) }
+                return lines.count + gone.count
+            }
+            job.move(to: .running(patientsDone: index, resources: before + count))
+            guard page.hasMore else { return count }
+            query.anchor = page.anchor
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CareSyncCore
+import CareSyncHTTP
+import Foundation
+import HTTPTypes
+
+extension FHIRExportController {
+    /// GET /fhir/R4/bulk-export/{id}: 202 with `X-Progress` and `Retry-After` while queued or running, 200 with the
+    /// manifest (and `Expires`) when done, the export's error when it failed, 404 when unknown, cancelled, expired or
+    /// started by another token.
+    func status(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await withJob(request, context, action: "fhir.export.status") { job in
+            switch job.current {
+            case .queued:
+                return (progress("queued"), 0)
+            case .running(let done, let items):
+                return (progress("patient \(min(done + 1, job.patients.count)) of \(job.patients.count), \(items) items written"), 0)
+            case .completed(let result):
+                let manifest = ExportWire.manifest(job, result)
+                let headers: HTTPFields = [.contentType: "application/json", .expires: Self.httpDate(result.expiresAt)]
+                return (Response(status: .ok, headers: headers, body: .bytes(manifest.serialized())),
+                        result.output.reduce(0) { $0 + $1.count } + result.deleted.reduce(0) { $0 + $1.count })
+            case .failed(let error, _):
+                throw error
+            }
+        }
+    }
+
+    /// DELETE /fhir/R4/bulk-export/{id}: cancels a queued or running export, or removes a finished one's files; 202.
+    /// Its status and files are 404 from then on.
+    func cancel(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await withJob(request, context, action: "fhir.export.cancel") { job in
+            exports.cancel(job)
+            let outcome = ExportWire.outcome(severity: "information", code: "informational", "Export cancelled; its files are removed.")
+            return (Response.fhir(outcome, status: .accepted), 0)
+        }
+    }
+
+    /// GET /fhir/R4/bulk-export/{id}/{file}: one NDJSON file of a completed export, streamed from disk.
+    func file(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await withJob(request, context, action: "fhir.export.file") { job in
+            let name = context.parameters["fileName"] ?? ""
+            guard case .completed(let result) = job.current, let file = (result.output + result.deleted).first(where: { $0.name == name }),
+                  let handle = FileHandle(forReadingAtPath: job.directory.appendingPathComponent(name).path) else {
+                throw FHIRError.notFound("No such file in this export.")
+            }
+            let executor = fhir.executor
+            let chunks = AsyncThrowingStream<[UInt8], any Error> {
+                let bytes = try await executor.run { try handle.read(upToCount: 256 * 1024) ?? Data() }
+                guard !bytes.isEmpty else { try? handle.close(); return nil }
+                return [UInt8](bytes)
+            }
+            return (Response(status: .ok, headers: [.contentType: "application/fhir+ndjson"], body: .stream(chunks)), file.count)
+        }
+    }
+
+    /// Authenticates, finds the caller's own export (else 404), runs `body` and commits the audit record of `action`
+    /// (the patient of a Patient export, none for a Group) before the answer leaves.
+    func withJob(_ request: Request, _ context: APIContext, action: String,
+                 _ body: (ExportJob) async throws -> (Response, Int)) async throws -> Response {
+        try await fhir.answering {
+            let principal = try await fhir.authenticate(request, context)
+            let job = exports.job(context.parameters["exportId"] ?? "", for: principal, now: exports.clock())
+            return try await fhir.audited(AuditScope(principal: principal, patient: job?.auditPatient, action: action)) {
+                guard let job else {
+                    throw FHIRError.notFound("No such export: unknown, cancelled, expired, or started by another token.")
+                }
+                return try await body(job)
+            }
+        }
+    }
+
+    /// 202 with the progress and when to poll again.
+    func progress(_ text: String) -> Response {
+        Response(status: .accepted, headers: [HTTPField.Name("X-Progress")!: text, .retryAfter: String(Self.retryAfterSeconds)])
+    }
+
+    /// An HTTP date (RFC 9110 IMF-fixdate).
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,103 @@
+import CareSyncCore
+import CareSyncTestSupport
+import Foundation
+import Synchronization
+import Testing
+@testable import CareSyncServer
+
+/// A bulk export's files: where they are, how a cancel and the expiry remove them (an injected clock moves time).
+@Suite struct FHIRExportLifecycleTests {
+    /// The folder of an export's files, from its status path.
+    static func folder(_ server: TestServer, _ download: ExportDownload) -> URL {
+        server.app.api.exports.settings.directory.appendingPathComponent(String(download.statusPath.split(separator: "/").last!))
+    }
+
+    /// A file's permission bits.
+    static func permissions(_ url: URL) throws -> Int? {
+        let value = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
+        return (value as? NSNumber)?.intValue ?? (value as? Int)
+    }
+
+    @Test func filesLiveBesideTheDatabaseReadableByTheServerOnly() async throws {
+        try await TestServer.with(.inMemory) { server in
+            try await FHIREndpointTests.seed(server)
+            let download = try await server.export("/fhir/R4/Patient/alice/$export", token: server.tokens.therapist)
+            let folder = Self.folder(server, download)
+            #expect(folder.deletingLastPathComponent().path == server.directory.path("test.sqlite") + "-exports")
+            #expect(try Self.permissions(folder.appendingPathComponent("observation-1.ndjson")) == 0o600)
+            #expect(try Self.permissions(folder) == 0o700)
+        }
+    }
+
+    @Test func aCancelAnswers202AndRemovesTheStatusAndTheFiles() async throws {
+        try await TestServer.with(.inMemory) { server in
+            try await FHIREndpointTests.seed(server)
+            let t = server.tokens
+            let download = try await server.export("/fhir/R4/Patient/alice/$export", token: t.therapist)
+            let file = TestServer.path(of: try #require(download.manifest["output"]?[0]?["url"]?.stringValue))
+            let folder = Self.folder(server, download)
+            #expect(FileManager.default.fileExists(atPath: folder.path))
+            let cancel = try await server.send("DELETE", download.statusPath, token: t.therapist)
+            #expect(cancel.status == 202 && cancel.json["resourceType"] == "OperationOutcome")
+            #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 404)
+            #expect(try await server.fhir(file, token: t.therapist).status == 404)
+            #expect(try await server.send("DELETE", download.statusPath, token: t.therapist).status == 404)
+            #expect(!FileManager.default.fileExists(atPath: folder.path))
+        }
+    }
+
+    @Test func aCancelledRunStopsAtItsNextPageAndLeavesNoFile() async throws {
+        try await TestServer.with(.inMemory) { server in
+            try await FHIREndpointTests.seed(server)
+            let api = server.app.api
+            let principal = try await api.authenticate(authorization: "Bearer \(server.tokens.therapist)")
+            let directory = api.exports.settings.directory.appendingPathComponent("cancelled-run")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let job = ExportJob(id: "cancelled-run", principal: principal, patients: ["alice"], auditPatient: "alice", types: nil,
+                                since: .none, request: "", base: "", directory: directory, created: Date())
+            job.cancel()
+            let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, clock: { Date() },
+                                settings: api.exports.settings, logger: api.logger)
+            await run.run(job)
+            if case .completed = job.current { Issue.record("a cancelled run completed") }
+            #expect(!FileManager.default.fileExists(atPath: directory.path))
+            let audit = try await server.send("GET", "/v1/audit?patient=alice", token: server.tokens.admin)
+            #expect(audit.json["records"]?.arrayValue?.contains { $0["action"] == "fhir.export.read" } == false)
+        }
+    }
+
+    @Test func filesExpireAfterTheConfiguredTimeAndTheSweepRemovesThem() async throws {
+        let offset = Mutex<TimeInterval>(0)
+        try await TestServer.with(.inMemory, clock: { Date().addingTimeInterval(offset.withLock { $0 }) },
+                                  configure: { $0.exportExpiryMinutes = 30 }) { server in
+            try await FHIREndpointTests.seed(server)
+            let t = server.tokens, exports = server.app.api.exports
+            let download = try await server.export("/fhir/R4/Patient/alice/$export", token: t.therapist)
+            let file = TestServer.path(of: try #require(download.manifest["output"]?[0]?["url"]?.stringValue))
+            let folder = Self.folder(server, download)
+            offset.withLock { $0 = 29 * 60 }
+            #expect(exports.sweep(now: exports.clock()) == 0)
+            #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 200)
+            #expect(try await server.fhir(file, token: t.therapist).status == 200)
+            offset.withLock { $0 = 31 * 60 }
+            // Past the expiry the export is gone at once, before any sweep; the sweep then removes its files.
+            #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 404)
+            #expect(try await server.fhir(file, token: t.therapist).status == 404)
+            #expect(FileManager.default.fileExists(atPath: folder.path))
+            #expect(exports.sweep(now: exports.clock()) == 1)
+            #expect(!FileManager.default.fileExists(atPath: folder.path))
+        }
+    }
+
+    @Test func theSweepRemovesAnEarlierProcesssLeftoversOnlyOnceExpired() async throws {
+        try await TestServer.with(.inMemory) { server in
+            let exports = server.app.api.exports
+            let leftover = exports.settings.directory.appendingPathComponent(UUID().uuidString.lowercased())
+            let other = exports.settings.directory.appendingPathComponent("not-an-export")
+            for folder in [leftover, other] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            #expect(exports.sweep(now: Date()) == 0)
+            #expect(exports.sweep(now: Date().addingTimeInterval(exports.settings.expiry + 1)) == 1)
+            #expect(!FileManager.default.fileExists(atPath: leftover.path) && FileManager.default.fileExists(atPath: other.path))
+        }
+    }
+}
