@@ -23,6 +23,7 @@ struct FeedController: Sendable {
         let epoch = reader.notifier.interruptEpoch
         return try await gate.patientScopedWrite(request, context, action: "changes.read") { principal, patient, scope in
             var feed = try self.reader.feedParameters(request, patient: patient)
+            try await self.reader.startAtHead(&feed)
             feed.query.types = principal.readable(feed.query.types)
             let page = try await self.reader.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait),
                                                   principal: principal, tag: self.reader.notifier.tag(principal.tokenID, since: epoch))
@@ -30,7 +31,7 @@ struct FeedController: Sendable {
             let count = page.samples.count + page.deletedObjects.count
             // An empty page hands back the caller's own anchor string: "the same anchor" (api.md), whether or not
             // changes the caller cannot see moved the store's position. Otherwise the page's anchor, sealed.
-            let given = request.query("anchor").flatMap { $0.isEmpty ? nil : $0 }
+            let given = request.query("anchor").flatMap { $0.isEmpty || feed.startsAtHead ? nil : $0 }
             let anchor = (count == 0 ? given : nil) ?? self.reader.anchors.encode(page.anchor)
             // The audit record commits while the page is written; the answer leaves after both.
             async let body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
