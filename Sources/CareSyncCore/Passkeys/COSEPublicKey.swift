@@ -3,8 +3,9 @@ import _CryptoExtras
 import Foundation
 
 /// A credential public key from its COSE_Key encoding (RFC 9052 §7, RFC 9053): ES256 (EC2 on P-256, alg -7) or
-/// RS256 (RSA PKCS#1 v1.5 with SHA-256, alg -257, modulus of 2048 bits or more). Anything else is refused.
-public struct COSEPublicKey: Sendable {
+/// RS256 (RSA PKCS#1 v1.5 with SHA-256, alg -257, modulus of 2048 bits or more). Anything else is refused. Not
+/// `Sendable` (swift-crypto's keys are not): make one where it is used.
+public struct COSEPublicKey {
     /// COSE algorithm identifiers CareSync accepts, in order of preference.
     public enum Algorithm: Int64, Sendable, CaseIterable {
         /// ECDSA with P-256 and SHA-256.
@@ -13,7 +14,7 @@ public struct COSEPublicKey: Sendable {
         case rs256 = -257
     }
 
-    private enum Key: Sendable {
+    private enum Key {
         case p256(P256.Signing.PublicKey)
         case rsa(_RSA.Signing.PublicKey)
     }

@@ -34,7 +34,7 @@ struct CBORDecoderTests {
         ("5affffffff00", .truncated(offset: 0)),             // byte string claims 4 GiB
         ("9bffffffffffffffff00", .truncated(offset: 0)),     // array claims 2^64 - 1 items
         ("bbffffffffffffffff00", .truncated(offset: 0)),     // map claims 2^64 - 1 pairs
-        ("820102", .trailingBytes(offset: 2)),
+        ("810102", .trailingBytes(offset: 2)),
         ("0000", .trailingBytes(offset: 1)),
         ("5f4101ff", .unsupportedLength(offset: 0)),         // indefinite byte string
         ("7f6161ff", .unsupportedLength(offset: 0)),         // indefinite text

@@ -87,21 +87,19 @@ struct PasskeySignInTests {
     }
 
     @Test(arguments: [
-        ("wrong type", { $0.type = "webauthn.create" }, PasskeyError.wrongType("webauthn.create")),
-        ("wrong origin", { $0.origin = "http://localhost:8081" }, .originNotAllowed("http://localhost:8081")),
-        ("cross-origin frame", { $0.crossOrigin = true }, .crossOrigin),
-        ("wrong rp id", { $0.rpID = "127.0.0.1" }, .relyingPartyMismatch),
-        ("UV missing", { $0.flags = 0x01 }, .userNotVerified),
-        ("UP missing", { $0.flags = 0x04 }, .userNotPresent),
-        ("counter going back", { $0.signCount = 1 }, .signCountNotIncreased(stored: 1, received: 1)),
-        ("counter back to zero", { $0.signCount = 0 }, .signCountNotIncreased(stored: 1, received: 0)),
-        ("no user handle", { $0.userHandle = .some(nil) }, .userHandleMismatch),
-        ("another user's handle", { $0.userHandle = [1, 2, 3] }, .userHandleMismatch),
-    ] as [(String, @Sendable (inout SoftAuthenticator.Tweaks) -> Void, PasskeyError)])
-    func aBrokenAssertionIsRefusedAndChangesNothing(name: String, tweak: @Sendable (inout SoftAuthenticator.Tweaks) -> Void, expected: PasskeyError) throws {
+        ("wrong type", .with { $0.type = "webauthn.create" }, PasskeyError.wrongType("webauthn.create")),
+        ("wrong origin", .with { $0.origin = "http://localhost:8081" }, .originNotAllowed("http://localhost:8081")),
+        ("cross-origin frame", .with { $0.crossOrigin = true }, .crossOrigin),
+        ("wrong rp id", .with { $0.rpID = "127.0.0.1" }, .relyingPartyMismatch),
+        ("UV missing", .with { $0.flags = 0x01 }, .userNotVerified),
+        ("UP missing", .with { $0.flags = 0x04 }, .userNotPresent),
+        ("counter going back", .with { $0.signCount = 1 }, .signCountNotIncreased(stored: 1, received: 1)),
+        ("counter back to zero", .with { $0.signCount = 0 }, .signCountNotIncreased(stored: 1, received: 0)),
+        ("no user handle", .with { $0.userHandle = .some(nil) }, .userHandleMismatch),
+        ("another user's handle", .with { $0.userHandle = [1, 2, 3] }, .userHandleMismatch),
+    ] as [(String, SoftAuthenticator.Tweaks, PasskeyError)])
+    func aBrokenAssertionIsRefusedAndChangesNothing(name: String, tweaks: SoftAuthenticator.Tweaks, expected: PasskeyError) throws {
         var (rig, authenticator) = try Self.registered()
-        var tweaks = SoftAuthenticator.Tweaks()
-        tweak(&tweaks)
         let response = try authenticator.assert(try rig.ceremonies.beginSignIn(), tweaks)
         #expect(throws: expected, "\(name)") { try rig.ceremonies.finishSignIn(response) }
         let stored = try rig.store.passkey(credentialID: authenticator.credentialID)
@@ -128,7 +126,7 @@ struct PasskeySignInTests {
     }
 
     @Test func anotherPersonsKeyCannotSignForThisCredential() throws {
-        var (rig, authenticator) = try Self.registered()
+        let (rig, authenticator) = try Self.registered()
         var impostor = SoftAuthenticator.es256()
         impostor.userHandle = authenticator.userHandle
         let forged = try impostor.assert(try rig.ceremonies.beginSignIn())

@@ -12,7 +12,7 @@ struct SoftAuthenticator {
     }
 
     /// What one response carries; defaults are the honest values.
-    struct Tweaks {
+    struct Tweaks: Sendable {
         var type: String?
         var origin = SoftAuthenticator.origin
         var rpID = SoftAuthenticator.rpID
@@ -22,6 +22,13 @@ struct SoftAuthenticator {
         var statement: CBORValue = .map([])
         var signCount: UInt32?
         var userHandle: [UInt8]??
+
+        /// The honest values with `change` applied.
+        static func with(_ change: (inout Tweaks) -> Void) -> Tweaks {
+            var tweaks = Tweaks()
+            change(&tweaks)
+            return tweaks
+        }
     }
 
     static let rpID = "localhost"
