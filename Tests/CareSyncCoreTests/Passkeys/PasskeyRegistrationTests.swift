@@ -23,6 +23,7 @@ struct PasskeyRegistrationTests {
         let rig = PasskeyTestRig()
         var first = SoftAuthenticator.es256(), second = SoftAuthenticator.es256()
         let one = try rig.register(&first)
+        rig.clock.advance(by: 1)
         let options = try rig.ceremonies.beginRegistration(personID: "person-1", userName: "theo", displayName: "Theo")
         #expect(options.json.contains(#""excludeCredentials":[{"id":"\#(Base64URL.encode(one.credentialID))","type":"public-key"}]"#))
         let two = try rig.ceremonies.finishRegistration(try second.register(options), personID: "person-1", name: "Phone")
