@@ -34,7 +34,12 @@ let package = Package(
         // The one JSON string escaper, below both the domain and HTTP (neither may import the other).
         .target(name: "CareSyncJSON"),
         // Domain: samples, types, units, anchors, sync rules, statistics. No SQL, no HTTP.
-        .target(name: "CareSyncCore", dependencies: ["CareSyncJSON"]),
+        // swift-crypto: passkey signatures (ES256, and RS256 through _CryptoExtras) and challenge hashes.
+        .target(name: "CareSyncCore", dependencies: [
+            "CareSyncJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         // What every backend shares: the connection pool, group commit, the migration runner (docs/store.md).
         .target(name: "CareSyncStoreCore", dependencies: ["CareSyncCore"]),
         // SQLite: connection, statements, the sync store; the store core in SQLite's dialect.
@@ -86,7 +91,11 @@ let package = Package(
         // What every test target shares: polling with a deadline.
         .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncJSONTests", dependencies: ["CareSyncJSON"]),
-        .testTarget(name: "CareSyncCoreTests", dependencies: ["CareSyncCore", "CareSyncReferenceModel"]),
+        .testTarget(name: "CareSyncCoreTests", dependencies: [
+            "CareSyncCore", "CareSyncReferenceModel",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ], exclude: ["Passkeys/Fixtures"]),
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncStoreCore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncBackends", "CareSyncWebApp", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",

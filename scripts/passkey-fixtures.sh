@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Regenerates the browser passkey fixtures of Tests/CareSyncCoreTests/Passkeys/Fixtures: headless Chromium with
+# Selenium's virtual authenticator registers a passkey (ES256, then RS256) at http://localhost:PORT (RP ID localhost)
+# and signs in with it twice. The Swift tests verify these exact bytes (PasskeyBrowserFixtureTests).
+#   scripts/passkey-fixtures.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ci-lib.sh
+export DEBIAN_FRONTEND=noninteractive
+
+missing=()
+for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# 4.52.0 needs a certifi newer than the registry holds (as scripts/ci-browser.sh).
+ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
+"$venv/bin/python" scripts/passkeys/make_fixtures.py Tests/CareSyncCoreTests/Passkeys/Fixtures
