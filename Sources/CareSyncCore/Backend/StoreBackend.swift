@@ -16,4 +16,6 @@ public protocol StoreBackend: Sendable {
     var webhooks: any WebhookStore { get }
     /// Monitoring episodes and review minutes.
     var monitoring: any MonitoringStore { get }
+    /// Care teams' alert rules and their alerts.
+    var alerts: any AlertStore { get }
 }
