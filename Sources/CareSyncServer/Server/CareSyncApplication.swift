@@ -72,7 +72,7 @@ public final class CareSyncApplication: Sendable {
             }
         }
         webhooks.start()
-        alertJob.start()
+        if configuration.alertEvaluationSeconds > 0 { alertJob.start() }
         jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge) }
         return port
     }
@@ -122,7 +122,8 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)
-    let alertJob = AlertEvaluationJob(evaluator: evaluator, leases: backend.sync, notifier: backend.sync.notifier, logger: logger,
+    let alertJob = AlertEvaluationJob(evaluator: evaluator, leases: backend.sync, notifier: backend.sync.notifier,
+                                      interval: .seconds(max(configuration.alertEvaluationSeconds, 1)), logger: logger,
                                       onEvents: { _ in webhooks.poke() })
     var router = api.makeRouter()
     WebApp.register(on: &router)
