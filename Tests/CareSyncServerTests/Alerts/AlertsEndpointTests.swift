@@ -75,6 +75,8 @@ import Testing
             try await server.send("POST", "/v1/patients/alice/alerts/\(bobs[0].id)/resolve", token: t.therapist).expectProblem(404, "notFound")
             try await server.send("GET", "/v1/care-teams/physio/alerts?state=closed", token: t.therapist).expectProblem(422, "validationFailed")
             try await server.send("GET", "/v1/care-teams/physio/alerts", token: t.otherTherapist).expectProblem(404, "notFound")
+            let list = try await server.send("GET", "/v1/care-teams/physio/alerts", token: t.therapist)
+            #expect(list.json["alerts"]?.arrayValue?.map { $0["state"]?.stringValue ?? "" }.sorted() == ["acknowledged", "open", "resolved"])
             let audit = try server.app.api.access.audit(AuditQuery(patient: "alice", limit: 100))
             #expect(audit.contains { $0.action == "alerts.acknowledge" && $0.status == 200 && $0.count == 1 })
             #expect(audit.filter { $0.action == "alerts.resolve" }.map(\.status).sorted() == [200, 403, 404, 404, 404, 409])
