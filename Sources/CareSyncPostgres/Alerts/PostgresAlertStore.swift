@@ -124,9 +124,13 @@ public final class PostgresAlertStore: AlertStore {
         try db.query("SELECT \(columns) FROM alerts WHERE id = $1\(locking ? " FOR UPDATE" : "")", [.text(id)]).first(decode)
     }
 
-    /// Records the events in the webhook outbox, in the caller's transaction; nothing while no subscription exists.
+    /// Records the events in the webhook outbox, in the caller's transaction; nothing while no subscription exists. Like
+    /// every outbox writer it holds the head row first (taken last in the transaction, after the alert rows), so outbox ids
+    /// are taken in commit order and a subscription created meanwhile is seen (`PostgresOutbox.watermark`).
     static func recordOutbox(_ db: PostgresConnection, _ events: [AlertEvent]) throws {
-        guard !events.isEmpty, try db.query("SELECT 1 FROM webhook_subscriptions LIMIT 1").count == 1 else { return }
+        guard !events.isEmpty else { return }
+        _ = try db.query("SELECT seq FROM store_head FOR UPDATE")
+        guard try db.query("SELECT 1 FROM webhook_subscriptions LIMIT 1").count == 1 else { return }
         for e in events {
             try db.query("""
                 INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms, event, alert_id, alert_rule, alert_care_team)
