@@ -39,12 +39,13 @@ public final class AlertEvaluationJob: Sendable {
     /// Patients with a commit not yet evaluated.
     public var pendingPatients: Set<String> { changed.withLock { $0 } }
 
-    /// Evaluates the patients changed since the last run when this instance holds the lease (they are kept for the next
-    /// run otherwise); returns the events, or nil when skipped.
+    /// Evaluates the patients changed since the last run when this instance holds the lease; returns the events, or nil
+    /// when skipped (the patients are dropped then: the holder hears of the same commits, and a lease that moves to this
+    /// instance starts with a run over every patient at its next scheduled run).
     @discardableResult
     public func runChanged() throws -> [AlertEvent]? {
-        try leases.runLeased(.alerts, logger: logger) {
-            let patients = changed.withLock { set in defer { set.removeAll() }; return set }
+        let patients = changed.withLock { set in defer { set.removeAll() }; return set }
+        return try leases.runLeased(.alerts, logger: logger) {
             let now = clock()
             return try report(patients.sorted().flatMap { try evaluator.evaluate(patient: $0, now: now) })
         }

@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncServer
@@ -31,7 +32,11 @@ struct AlertJobServerTests {
             // A commit through the other instance reaches the holder (LISTEN/NOTIFY) and is evaluated there only.
             #expect(try await servers.send(servers.one.app === other ? 1 : 2, "POST", "/v1/patients/bob/samples", token: servers.tokens.bobDevice,
                                            json: ["samples": [Fixtures.steps(3)]]).status == 200)
+            try await Eventually.until { holder.alertJob.pendingPatients.contains("bob") }
             #expect(try other.alertJob.runChanged() == nil)
+            let events = try #require(try holder.alertJob.runChanged())
+            // bob's device has just written: its silence alert resolves, at the holder only.
+            #expect(events.map(\.kind) == [.resolved] && events.map(\.patient) == ["bob"], "\(events)")
         }
     }
 }
