@@ -5,7 +5,9 @@
 # killed with SIGKILL while a delivery is in flight and restarted on the same database. Then every delivery must
 # have been delivered at least once, in order per subscription, each patient's last change's anchor among them (a
 # waiting delivery takes its patient's later changes), every signature verified, and no sample value in any
-# payload (scripts/webhooks/check.py). Prints the figures. Self-contained and non-interactive; about 40 s once built.
+# payload (scripts/webhooks/check.py). Then an alert is raised (a device of alice never heard from) and resolved: a fresh
+# receiver verifies the alert.raised and alert.resolved signatures, and no payload carries a value
+# (scripts/webhooks/alerts.py). Prints the figures. Self-contained and non-interactive; about 40 s once built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
@@ -113,6 +115,10 @@ for line in open(log):
         key[data["patient"]] = empty_after(data["patient"], data["anchor"])
 json.dump(covered, sys.stdout)
 PY
+echo "phase 6: alert.raised and alert.resolved to a fresh receiver (scripts/webhooks/alerts.py)"
+# The first two subscriptions are done: deleted, so the alert phase's write sends them nothing check.py would count.
+for id in "$all_id" "$alice_id"; do curl -fsS -o /dev/null -X DELETE -H "Authorization: Bearer $admin" "$url/v1/webhooks/$id"; done
+"$venv/bin/python" scripts/webhooks/alerts.py "$url" "$admin" "$alice" "$work" "$venv/bin/python" || status=1
 ci_stop || status=1
 stop_receiver
 

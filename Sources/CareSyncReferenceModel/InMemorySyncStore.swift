@@ -97,6 +97,20 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         }
     }
 
+    /// Records alert events in the outbox, as a database store does in the alert write's transaction; nothing while no
+    /// subscription exists. The lock order is the alert store's, then this store's.
+    func recordAlertEvents(_ events: [AlertEvent]) {
+        withState { state in
+            guard state.subscriptions > 0 else { return }
+            for e in events {
+                state.outboxHead += 1
+                state.outbox.append(OutboxEntry(id: state.outboxHead, patient: e.patient, sequence: 0, anchor: "", time: e.time,
+                                                event: e.kind.rawValue,
+                                                alert: WebhookAlert(id: e.alertID, rule: e.rule.rawValue, careTeam: e.careTeam)))
+            }
+        }
+    }
+
     /// Runs `add` under the lock with the highest outbox id handed out (the new subscription receives only later
     /// entries), and counts the subscription if it returns. The lock order is this store's, then the webhook store's.
     func subscribe(_ add: (Int64) throws -> Void) rethrows {

@@ -109,11 +109,17 @@ public final class InMemoryWebhookStore: WebhookStore {
                 })
                 for entry in entries {
                     let member = Set(teams.filter { $0.patients.contains(entry.patient) }.map(\.name))
-                    for id in s.keys.sorted() where entry.id > s[id]!.watermark && s[id]!.record.matches(patient: entry.patient, teams: member) {
+                    for id in s.keys.sorted() where entry.id > s[id]!.watermark
+                        && s[id]!.record.matches(patient: entry.patient, teams: member, event: entry.event) {
+                        if entry.event != WebhookSubscription.patientChanged {
+                            s[id]!.deliveries[queues[id]!.placeUncoalesced()] = Delivery(entry: entry, nextAttemptAt: now)
+                            s[id]!.nextSequence = queues[id]!.nextSequence
+                            continue
+                        }
                         let after = queues[id]!.updatableAfter
                         switch queues[id]!.place(patient: entry.patient, updatable: { patient in
                             s[id]!.deliveries.filter { $0.key > after && $0.value.state == .pending && $0.value.attempts == 0
-                                && $0.value.entry.patient == patient }.keys.max()
+                                && $0.value.entry.patient == patient && $0.value.entry.event == WebhookSubscription.patientChanged }.keys.max()
                         }) {
                         case .update(let n): s[id]!.deliveries[n]!.entry = entry
                         case .insert(let n): s[id]!.deliveries[n] = Delivery(entry: entry, nextAttemptAt: now)
@@ -139,9 +145,11 @@ public final class InMemoryWebhookStore: WebhookStore {
         state.withLock { s in
             s.values.filter { !$0.paused }.compactMap { sub -> WebhookDelivery? in
                 guard let (n, d) = sub.deliveries.filter({ $0.value.state == .pending }).min(by: { $0.key < $1.key }) else { return nil }
-                return WebhookDelivery(subscriptionID: sub.record.id, url: sub.record.url, secret: sub.record.secret, sequence: n,
-                                       patient: d.entry.patient, anchor: d.entry.anchor, eventTime: d.entry.time, attempts: d.attempts,
-                                       firstAttemptAt: d.firstAttemptAt, nextAttemptAt: d.nextAttemptAt)
+                var head = WebhookDelivery(subscriptionID: sub.record.id, url: sub.record.url, secret: sub.record.secret, sequence: n,
+                                           patient: d.entry.patient, anchor: d.entry.anchor, eventTime: d.entry.time, attempts: d.attempts,
+                                           firstAttemptAt: d.firstAttemptAt, nextAttemptAt: d.nextAttemptAt)
+                head.event = d.entry.event; head.alert = d.entry.alert
+                return head
             }.sorted { ($0.nextAttemptAt, $0.subscriptionID) < ($1.nextAttemptAt, $1.subscriptionID) }
         }
     }

@@ -18,4 +18,6 @@ public protocol StoreBackend: Sendable {
     var monitoring: any MonitoringStore { get }
     /// Registered passkeys (WebAuthn credentials).
     var passkeys: any PasskeyStore { get }
+    /// Care teams' alert rules and their alerts.
+    var alerts: any AlertStore { get }
 }

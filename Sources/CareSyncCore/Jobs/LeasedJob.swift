@@ -12,8 +12,10 @@ public struct LeasedJob: Hashable, Sendable, CustomStringConvertible {
     public static let retention = LeasedJob("retention")
     /// The expiry of idempotency records.
     public static let idempotencyExpiry = LeasedJob("idempotency-expiry")
+    /// The evaluation of alert rules (`AlertEvaluationJob`).
+    public static let alerts = LeasedJob("alerts")
     /// Every job that takes a lease.
-    public static let all: [LeasedJob] = [.webhooks, .retention, .idempotencyExpiry]
+    public static let all: [LeasedJob] = [.webhooks, .retention, .idempotencyExpiry, .alerts]
 
     /// The name.
     public var description: String { name }

@@ -24,6 +24,8 @@ public struct PatientStatus: Hashable, Sendable {
     public var walkTest: WalkTestChange?
     /// How much attention the patient needs, and why.
     public var attention: Attention
+    /// The patient's unresolved alerts (open and acknowledged), newest first; filled in by the caller (`withAlerts`).
+    public var alerts: [Alert] = []
 
     /// A status.
     public init(patient: String, timeZone: String, now: Date, sources: [SourceStatus], windowStart: CalendarDay, today: CalendarDay,
@@ -90,4 +92,14 @@ public struct WalkTestChange: Hashable, Sendable {
     public var change: Double? { previousMeters.map { meters - $0 } }
     /// A walk-test change.
     public init(start: Date, meters: Double, previousMeters: Double?) { self.start = start; self.meters = meters; self.previousMeters = previousMeters }
+}
+
+extension PatientStatus {
+    /// The status with the patient's unresolved `alerts` listed and its open ones counted in the attention score.
+    public func withAlerts(_ alerts: [Alert]) -> PatientStatus {
+        var status = self
+        status.alerts = alerts.filter { $0.state != .resolved }
+        status.attention.openAlerts = status.alerts.filter { $0.state == .open }.count
+        return status
+    }
 }

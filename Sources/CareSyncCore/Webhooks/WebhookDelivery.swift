@@ -22,6 +22,10 @@ public struct WebhookDelivery: Hashable, Sendable {
     public var firstAttemptAt: Date?
     /// When the next attempt is due.
     public var nextAttemptAt: Date
+    /// The event type (`patient.changed`, `alert.raised`, `alert.resolved`).
+    public var event = WebhookSubscription.patientChanged
+    /// The alert an alert event is about.
+    public var alert: WebhookAlert?
 
     /// A delivery.
     public init(subscriptionID: String, url: String, secret: String, sequence: Int64, patient: String, anchor: String,

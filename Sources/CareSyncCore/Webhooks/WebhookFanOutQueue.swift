@@ -50,6 +50,14 @@ public struct WebhookFanOutQueue: Sendable {
         return .insert(sequence: sequence)
     }
 
+    /// The sequence of a new delivery for an event that never coalesces (an alert event): each is delivered on its own.
+    public mutating func placeUncoalesced() -> Int64 {
+        let sequence = nextSequence
+        nextSequence += 1
+        pending += 1
+        return sequence
+    }
+
     /// How many of the oldest waiting deliveries, the head excepted, to drop so that at most `maxPending` wait (the
     /// head always stays: it may be in flight). Call once, after the last `place`: it counts them as dropped.
     public mutating func overflow(maxPending: Int) -> Int {

@@ -10,15 +10,21 @@ public struct WebhookSubscription: Hashable, Sendable {
     public var patients: [String]
     /// Care teams whose patients' changes it receives (membership at the time of the change).
     public var careTeams: [String]
-    /// The event types it receives (`patient.changed`).
+    /// The event types it receives (`patient.changed`, `alert.raised`, `alert.resolved`).
     public var events: [String]
     /// The signing secret, `whsec_<base64>`: kept to sign deliveries, shown once, never listed.
     public var secret: String
     /// When it was created.
     public var createdAt: Date
 
-    /// The one event type: a patient's feed changed.
+    /// A patient's feed changed.
     public static let patientChanged = "patient.changed"
+    /// An alert was raised for a patient.
+    public static let alertRaised = "alert.raised"
+    /// An alert was resolved (by a therapist, or because its condition cleared).
+    public static let alertResolved = "alert.resolved"
+    /// Every event type a subscription may ask for.
+    public static let eventTypes = [patientChanged, alertRaised, alertResolved]
 
     /// A subscription.
     public init(id: String, url: String, patients: [String], careTeams: [String], events: [String], secret: String, createdAt: Date) {
@@ -26,9 +32,9 @@ public struct WebhookSubscription: Hashable, Sendable {
         self.secret = secret; self.createdAt = createdAt
     }
 
-    /// Whether a change of `patient`, who belongs to `teams`, is for this subscription.
-    public func matches(patient: String, teams: Set<String>) -> Bool {
-        guard events.contains(Self.patientChanged) else { return false }
+    /// Whether an `event` of `patient`, who belongs to `teams`, is for this subscription.
+    public func matches(patient: String, teams: Set<String>, event: String = patientChanged) -> Bool {
+        guard events.contains(event) else { return false }
         if patients.isEmpty && careTeams.isEmpty { return true }
         return patients.contains(patient) || careTeams.contains(where: teams.contains)
     }

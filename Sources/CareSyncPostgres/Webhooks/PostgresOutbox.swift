@@ -20,10 +20,12 @@ enum PostgresOutbox {
     /// Entries after `id`, oldest first; `locking` takes their rows (fan-out), so a second dispatcher waits.
     static func entries(_ db: PostgresConnection, after id: Int64, limit: Int, locking: Bool = false) throws -> [OutboxEntry] {
         try db.query("""
-            SELECT id, patient, seq, anchor, created_at_ms FROM webhook_outbox WHERE id > $1 ORDER BY id LIMIT $2\(locking ? " FOR UPDATE" : "")
+            SELECT id, patient, seq, anchor, created_at_ms, event, alert_id, alert_rule, alert_care_team FROM webhook_outbox
+            WHERE id > $1 ORDER BY id LIMIT $2\(locking ? " FOR UPDATE" : "")
             """, [.int64(id), .int64(Int64(limit))]).map { r in
-            OutboxEntry(id: try r.int64(0), patient: try r.string(1), sequence: try r.int64(2), anchor: try r.string(3),
-                        time: SyncRules.date(milliseconds: try r.int64(4)))
+            let alert = try r.optionalString(6).map { WebhookAlert(id: $0, rule: try r.optionalString(7) ?? "", careTeam: try r.optionalString(8) ?? "") }
+            return OutboxEntry(id: try r.int64(0), patient: try r.string(1), sequence: try r.int64(2), anchor: try r.string(3),
+                               time: SyncRules.date(milliseconds: try r.int64(4)), event: try r.string(5), alert: alert)
         }
     }
 

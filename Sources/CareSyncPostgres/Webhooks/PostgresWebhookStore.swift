@@ -96,12 +96,23 @@ public final class PostgresWebhookStore: WebhookStore {
                                                             [.text(entry.patient)]).map { try $0.string(0) })
                 }
                 for (index, target) in targets.enumerated() where entry.id > target.watermark
-                    && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? []) {
+                    && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? [], event: entry.event) {
                     let id = target.subscription.id, after = queues[index].updatableAfter
+                    if entry.event != WebhookSubscription.patientChanged {
+                        try db.query("""
+                            INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms,
+                                                            event, alert_id, alert_rule, alert_care_team)
+                            VALUES ($1, $2, $3, '', $4, 'pending', $5, $6, $7, $8, $9)
+                            """, [.text(id), .int64(queues[index].placeUncoalesced()), .text(entry.patient),
+                                  .int64(SyncRules.milliseconds(entry.time)), .int64(SyncRules.milliseconds(now)), .text(entry.event),
+                                  .text(entry.alert?.id), .text(entry.alert?.rule), .text(entry.alert?.careTeam)])
+                        continue
+                    }
                     switch try queues[index].place(patient: entry.patient, updatable: { patient in
                         try db.query("""
                             SELECT max(sequence) FROM webhook_deliveries
                             WHERE subscription_id = $1 AND patient = $2 AND state = 'pending' AND attempts = 0 AND sequence > $3
+                              AND event = 'patient.changed'
                             """, [.text(id), .text(patient), .int64(after)]).first { try $0.optionalInt64(0) } ?? nil
                     }) {
                     case .update(let sequence):
@@ -144,16 +155,20 @@ public final class PostgresWebhookStore: WebhookStore {
         try database.read { db in
             try db.query("""
                 SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
-                       d.first_attempt_at_ms, d.next_attempt_at_ms
+                       d.first_attempt_at_ms, d.next_attempt_at_ms, d.event, d.alert_id, d.alert_rule, d.alert_care_team
                 FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
                 WHERE NOT s.paused AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries p
                                                      WHERE p.subscription_id = s.id AND p.state = 'pending')
                 ORDER BY d.next_attempt_at_ms, s.id
                 """).map { r in
-                WebhookDelivery(subscriptionID: try r.string(0), url: try r.string(1), secret: try r.string(2), sequence: try r.int64(3),
-                                patient: try r.string(4), anchor: try r.string(5), eventTime: SyncRules.date(milliseconds: try r.int64(6)),
-                                attempts: Int(try r.int64(7)), firstAttemptAt: try r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
-                                nextAttemptAt: SyncRules.date(milliseconds: try r.int64(9)))
+                var head = WebhookDelivery(subscriptionID: try r.string(0), url: try r.string(1), secret: try r.string(2),
+                                           sequence: try r.int64(3), patient: try r.string(4), anchor: try r.string(5),
+                                           eventTime: SyncRules.date(milliseconds: try r.int64(6)), attempts: Int(try r.int64(7)),
+                                           firstAttemptAt: try r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
+                                           nextAttemptAt: SyncRules.date(milliseconds: try r.int64(9)))
+                head.event = try r.string(10)
+                head.alert = try r.optionalString(11).map { WebhookAlert(id: $0, rule: try r.optionalString(12) ?? "", careTeam: try r.optionalString(13) ?? "") }
+                return head
             }
         }
     }

@@ -31,6 +31,7 @@ public final class CareSyncAPI: Sendable {
 
     /// Wires the API over its stores.
     public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, monitoring: (any MonitoringStore)? = nil,
+                alerts: (any AlertStore)? = nil,
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
@@ -62,6 +63,7 @@ public final class CareSyncAPI: Sendable {
         self.exports = exports
         let adminController = AdminController(gate: gate, admin: admin, access: access, calls: calls, clock: clock,
                                               notifier: store.notifier)
+        let statusAlerts = alerts
         routes = SamplesController(gate: gate, keyedWriter: keyedWriter, anchors: anchors, metrics: metrics, clock: clock,
                                    maxItemsPerRequest: limits.maxItemsPerRequest).routes
             + FeedController(gate: gate, reader: reader, audit: audit, clock: clock).routes
@@ -77,10 +79,11 @@ public final class CareSyncAPI: Sendable {
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
             + fhir.routes
             + FHIRExportController(fhir: fhir, exports: exports, anchors: anchors).routes
-            + StatusController(gate: gate, store: store, access: access, calls: calls, clock: clock).routes
+            + StatusController(gate: gate, store: store, access: access, alerts: statusAlerts, calls: calls, clock: clock).routes
             + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + GoalsController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
+            + AlertsController(gate: gate, access: access, alerts: alerts, calls: calls, clock: clock).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).

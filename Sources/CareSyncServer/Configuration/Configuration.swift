@@ -39,6 +39,8 @@ public struct Configuration: Sendable, Equatable {
     public var tombstoneRetentionDays: Int = 90
     /// How long a response is kept for replay under its `Idempotency-Key` (at least 24).
     public var idempotencyRetentionHours: Int = 24
+    /// Seconds between evaluations of every patient's alert rules (docs/alerts.md); 0 turns automatic evaluation off.
+    public var alertEvaluationSeconds: Int = 300
     /// Request budgets per token and failed-authentication budgets per client address (429 past them).
     public var rateLimits = RateLimits()
     /// Change-feed event streams: keep-alive interval and lifetime.

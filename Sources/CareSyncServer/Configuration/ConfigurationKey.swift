@@ -27,6 +27,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case gzipLevel
     case retentionTombstoneDays = "retention.tombstoneDays"
     case retentionIdempotencyHours = "retention.idempotencyHours"
+    case alertsEvaluationSeconds = "alerts.evaluationSeconds"
     case rateLimitTokenRequestsPerSecond = "rateLimit.tokenRequestsPerSecond"
     case rateLimitTokenBurst = "rateLimit.tokenBurst"
     case rateLimitFailedAuthPerMinute = "rateLimit.failedAuthPerMinute"
@@ -117,6 +118,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .gzipLevel: "Effort of gzipped answers: 1 (fastest, the default) to 9; ISA-L's level 1 for 1, its level 2 above."
         case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."
         case .retentionIdempotencyHours: "Hours an Idempotency-Key answer is replayed; at least 24."
+        case .alertsEvaluationSeconds: "Seconds between evaluations of every patient's alert rules (commits are evaluated within 2 s); 0 turns automatic evaluation off."
         case .rateLimitTokenRequestsPerSecond: "Requests per second each token earns (429 past its budget); 0 disables."
         case .rateLimitTokenBurst: "Requests a token may send at once before its per-second budget applies."
         case .rateLimitFailedAuthPerMinute: "Failed authentications per minute each client address earns (429 past it); 0 disables."

@@ -8,6 +8,8 @@ struct StatusController: Sendable {
     let gate: AccessGate
     let store: any SyncStore
     let access: any AccessStore
+    /// The alerts shown in each status (none when the server has no alert store).
+    let alerts: (any AlertStore)?
     let calls: StoreCalls
     let clock: @Sendable () -> Date
 
@@ -24,10 +26,12 @@ struct StatusController: Sendable {
         try await gate.patientScoped(request, context, action: "status.read") { principal, patient in
             let settings = try Self.settings(request, allowFilter: false).settings
             let reader = PatientStatusReader(store: self.store, access: self.access), access = self.access, now = self.clock()
+            let alerts = self.alerts
             let status = try await self.calls.blocking { () throws -> PatientStatus? in
                 guard let record = try access.patient(id: patient) else { return nil }
                 return try reader.status(of: record, devices: Self.devices(of: patient, in: try access.tokens()),
                                          readable: principal.readable(nil), settings: settings, now: now)
+                    .withAlerts(try Self.unresolved(alerts, patient: patient, teams: principal.role == .admin ? nil : principal.token.careTeams))
             }
             guard let status else { throw HTTPError.notFound("No such patient.") }
             return (Response.json(StatusWire.encode(status)), 1)
@@ -42,13 +46,13 @@ struct StatusController: Sendable {
             let name = try context.parameter("name")
             guard principal.role == .therapist, principal.token.careTeams.contains(name) else { throw HTTPError.notFound("No such care team.") }
             let (settings, only) = try Self.settings(request, allowFilter: true)
-            let reader = PatientStatusReader(store: store, access: access), access = self.access, now = clock()
+            let reader = PatientStatusReader(store: store, access: access), access = self.access, now = clock(), alerts = self.alerts
             let statuses = try await calls.blocking { () throws -> [PatientStatus]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
                 let tokens = try access.tokens(), members = Set(team.patients)
                 return try access.patients().filter { members.contains($0.id) }.map {
                     try reader.status(of: $0, devices: Self.devices(of: $0.id, in: tokens), readable: principal.readable(nil),
-                                      settings: settings, now: now)
+                                      settings: settings, now: now).withAlerts(try Self.unresolved(alerts, patient: $0.id, teams: [name]))
                 }
             }
             guard let statuses else { throw HTTPError.notFound("No such care team.") }
@@ -63,6 +67,13 @@ struct StatusController: Sendable {
             try? await gate.audit.commit(refused.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
             throw error
         }
+    }
+
+    /// The patient's unresolved alerts under `teams` (nil: every team), newest first.
+    static func unresolved(_ alerts: (any AlertStore)?, patient: String, teams: [String]?) throws -> [Alert] {
+        guard let alerts else { return [] }
+        return try alerts.alerts(AlertQuery(patient: patient, limit: 200))
+            .filter { $0.state != .resolved && (teams?.contains($0.careTeam) ?? true) }
     }
 
     /// Highest attention score first, then patient id.

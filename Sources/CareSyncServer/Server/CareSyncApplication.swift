@@ -22,6 +22,8 @@ public final class CareSyncApplication: Sendable {
     public let configuration: Configuration
     /// The webhook delivery job, running between `start()` and `shutdown()`.
     public let webhooks: WebhookDispatcher
+    /// The alert evaluation job, running between `start()` and `shutdown()`.
+    public let alertJob: AlertEvaluationJob
     let logger: Logger
     /// What runs beside the listener, while it runs.
     private struct Jobs {
@@ -32,9 +34,9 @@ public final class CareSyncApplication: Sendable {
     private let jobs = Mutex<Jobs?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, responder: any HTTPResponder, headFilter: any RequestHeadFilter,
-         backend: any StoreBackend, configuration: Configuration, webhooks: WebhookDispatcher, logger: Logger) {
+         backend: any StoreBackend, configuration: Configuration, webhooks: WebhookDispatcher, alertJob: AlertEvaluationJob, logger: Logger) {
         self.api = api; self.http = http; self.responder = responder; self.headFilter = headFilter
-        self.backend = backend; self.configuration = configuration; self.webhooks = webhooks; self.logger = logger
+        self.backend = backend; self.configuration = configuration; self.webhooks = webhooks; self.alertJob = alertJob; self.logger = logger
     }
 
     /// The whole life of a serving process: starts everything (`start()`), calls `onListening` with the
@@ -71,6 +73,7 @@ public final class CareSyncApplication: Sendable {
             }
         }
         webhooks.start()
+        if configuration.alertEvaluationSeconds > 0 { alertJob.start() }
         let exportSweep = ExportSweepJob(exports: api.exports, executor: api.executor)
         exportSweep.start()
         jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep) }
@@ -88,6 +91,7 @@ public final class CareSyncApplication: Sendable {
         await running?.retention.stop()
         await api.exports.stop()
         await webhooks.stop()
+        await alertJob.stop()
         api.shutdown()
         await http.shutdown(gracePeriod: gracePeriod)
         api.shutdown()  // again: releases a long poll that parked after the first wake and outlived the grace period
@@ -123,8 +127,13 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
+                          alerts: backend.alerts,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics,
                           rateLimitClock: rateLimitClock)
+    let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)
+    let alertJob = AlertEvaluationJob(evaluator: evaluator, leases: backend.sync, notifier: backend.sync.notifier,
+                                      interval: .seconds(max(configuration.alertEvaluationSeconds, 1)), logger: logger,
+                                      onEvents: { _ in webhooks.poke() })
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
@@ -133,7 +142,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
                           headFilter: headFilter, logger: logger, onRefusal: { metrics.connectionRefused(reason: $0.rawValue) })
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
     return CareSyncApplication(api: api, http: http, responder: responder, headFilter: headFilter, backend: backend,
-                               configuration: configuration, webhooks: webhooks, logger: logger)
+                               configuration: configuration, webhooks: webhooks, alertJob: alertJob, logger: logger)
 }
 
 extension Configuration {

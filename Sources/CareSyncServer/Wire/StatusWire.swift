@@ -15,6 +15,7 @@ enum StatusWire {
             "weeks": .array(s.weeks.map(encode)),
             "walkTest": s.walkTest.map(encode) ?? .null,
             "attention": encode(s.attention),
+            "alerts": .array(s.alerts.map(AlertWire.encode)),
         ]
     }
 
@@ -39,6 +40,7 @@ enum StatusWire {
     /// The attention figures and their score.
     static func encode(_ a: Attention) -> JSONValue {
         ["score": .integer(Int64(a.score)), "silentSources": .integer(Int64(a.silentSources)), "noDevice": .bool(a.noDevice),
-         "daysWithoutDataLastWeek": .integer(Int64(a.daysWithoutDataLastWeek)), "walkDeclined": .bool(a.walkDeclined)]
+         "daysWithoutDataLastWeek": .integer(Int64(a.daysWithoutDataLastWeek)), "walkDeclined": .bool(a.walkDeclined),
+         "openAlerts": .integer(Int64(a.openAlerts))]
     }
 }

@@ -30,8 +30,8 @@ enum WebhookWire {
         let patients = strings("patients") ?? [], careTeams = strings("careTeams") ?? []
         let events = strings("events") ?? [WebhookSubscription.patientChanged]
         if events.isEmpty { fail("events", "must name at least one event type") }
-        for event in events where event != WebhookSubscription.patientChanged {
-            fail("events", "unknown event type '\(event)'; the one type is \(WebhookSubscription.patientChanged)")
+        for event in events where !WebhookSubscription.eventTypes.contains(event) {
+            fail("events", "unknown event type '\(event)'; the types are \(WebhookSubscription.eventTypes.joined(separator: ", "))")
         }
         guard problems.isEmpty, let url else { throw HTTPError.validation(problems) }
         return Draft(url: url, patients: patients, careTeams: careTeams, events: events)
@@ -50,8 +50,17 @@ enum WebhookWire {
         ]
     }
 
-    /// The body of a delivery: which patient changed and the feed's anchor after it, never a sample value.
+    /// The body of a delivery: which patient changed and the feed's anchor after it, or which alert was raised or resolved
+    /// for which patient under which rule; never a sample value or a figure.
     static func event(_ delivery: WebhookDelivery) -> [UInt8] {
+        if let alert = delivery.alert {
+            let body: JSONValue = [
+                "type": .string(delivery.event), "timestamp": .string(RFC3339.format(delivery.eventTime)),
+                "data": ["patient": .string(delivery.patient), "alertId": .string(alert.id), "rule": .string(alert.rule),
+                         "careTeam": .string(alert.careTeam), "sequence": .number(Double(delivery.sequence))],
+            ]
+            return body.serialized()
+        }
         let body: JSONValue = [
             "type": .string(WebhookSubscription.patientChanged), "timestamp": .string(RFC3339.format(delivery.eventTime)),
             "data": ["patient": .string(delivery.patient), "anchor": .string(delivery.anchor), "sequence": .number(Double(delivery.sequence))],

@@ -18,10 +18,13 @@ enum OutboxQueries {
 
     /// Entries after `id`, oldest first.
     static func entries(_ db: Connection, after id: Int64, limit: Int) throws -> [OutboxEntry] {
-        try db.fetchAll("SELECT id, patient, seq, anchor, created_at_ms FROM webhook_outbox WHERE id > ? ORDER BY id LIMIT ?",
-                        [.integer(id), .integer(Int64(limit))]) { s in
+        try db.fetchAll("""
+            SELECT id, patient, seq, anchor, created_at_ms, event, alert_id, alert_rule, alert_care_team FROM webhook_outbox
+            WHERE id > ? ORDER BY id LIMIT ?
+            """, [.integer(id), .integer(Int64(limit))]) { s in
             OutboxEntry(id: s.int64(0), patient: s.string(1), sequence: s.int64(2), anchor: s.string(3),
-                        time: SyncRules.date(milliseconds: s.int64(4)))
+                        time: SyncRules.date(milliseconds: s.int64(4)), event: s.string(5),
+                        alert: s.optionalString(6).map { WebhookAlert(id: $0, rule: s.optionalString(7) ?? "", careTeam: s.optionalString(8) ?? "") })
         }
     }
 

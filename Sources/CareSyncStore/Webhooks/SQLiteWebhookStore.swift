@@ -96,12 +96,23 @@ public final class SQLiteWebhookStore: WebhookStore {
                                                                [.text(entry.patient)]) { $0.string(0) })
                 }
                 for (index, target) in targets.enumerated() where entry.id > target.watermark
-                    && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? []) {
+                    && target.subscription.matches(patient: entry.patient, teams: teams[entry.patient] ?? [], event: entry.event) {
                     let id = target.subscription.id, after = queues[index].updatableAfter
+                    if entry.event != WebhookSubscription.patientChanged {
+                        try db.execute("""
+                            INSERT INTO webhook_deliveries (subscription_id, sequence, patient, anchor, event_time_ms, state, next_attempt_at_ms,
+                                                            event, alert_id, alert_rule, alert_care_team)
+                            VALUES (?, ?, ?, '', ?, 'pending', ?, ?, ?, ?, ?)
+                            """, [.text(id), .integer(queues[index].placeUncoalesced()), .text(entry.patient),
+                                  .integer(SyncRules.milliseconds(entry.time)), .integer(SyncRules.milliseconds(now)), .text(entry.event),
+                                  .text(entry.alert?.id), .text(entry.alert?.rule), .text(entry.alert?.careTeam)])
+                        continue
+                    }
                     switch try queues[index].place(patient: entry.patient, updatable: { patient in
                         try db.scalarInt64("""
                             SELECT max(sequence) FROM webhook_deliveries
                             WHERE subscription_id = ? AND patient = ? AND state = 'pending' AND attempts = 0 AND sequence > ?
+                              AND event = 'patient.changed'
                             """, [.text(id), .text(patient), .integer(after)])
                     }) {
                     case .update(let sequence):
@@ -144,16 +155,19 @@ public final class SQLiteWebhookStore: WebhookStore {
         try database.read { db in
             try db.fetchAll("""
                 SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
-                       d.first_attempt_at_ms, d.next_attempt_at_ms
+                       d.first_attempt_at_ms, d.next_attempt_at_ms, d.event, d.alert_id, d.alert_rule, d.alert_care_team
                 FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
                 WHERE s.paused = 0 AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries p
                                                      WHERE p.subscription_id = s.id AND p.state = 'pending')
                 ORDER BY d.next_attempt_at_ms, s.id
                 """) { r in
-                WebhookDelivery(subscriptionID: r.string(0), url: r.string(1), secret: r.string(2), sequence: r.int64(3),
-                                patient: r.string(4), anchor: r.string(5), eventTime: SyncRules.date(milliseconds: r.int64(6)),
-                                attempts: Int(r.int64(7)), firstAttemptAt: r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
-                                nextAttemptAt: SyncRules.date(milliseconds: r.int64(9)))
+                var head = WebhookDelivery(subscriptionID: r.string(0), url: r.string(1), secret: r.string(2), sequence: r.int64(3),
+                                           patient: r.string(4), anchor: r.string(5), eventTime: SyncRules.date(milliseconds: r.int64(6)),
+                                           attempts: Int(r.int64(7)), firstAttemptAt: r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
+                                           nextAttemptAt: SyncRules.date(milliseconds: r.int64(9)))
+                head.event = r.string(10)
+                head.alert = r.optionalString(11).map { WebhookAlert(id: $0, rule: r.optionalString(12) ?? "", careTeam: r.optionalString(13) ?? "") }
+                return head
             }
         }
     }

@@ -12,7 +12,7 @@ import Testing
         (.limitsHeaderCount, "0"), (.timeoutsHeaderReadSeconds, "0"), (.timeoutsBodyReadSeconds, "-1"),
         (.timeoutsIdleSeconds, "nan"), (.timeoutsWriteSeconds, "soon"), (.timeoutsWriteSeconds, "100000"),
         (.workers, "-1"), (.maxConnections, "0"), (.gzipThresholdBytes, "-1"), (.gzipLevel, "0"), (.gzipLevel, "10"),
-        (.retentionTombstoneDays, "0"), (.retentionIdempotencyHours, "23"),
+        (.retentionTombstoneDays, "0"), (.retentionIdempotencyHours, "23"), (.alertsEvaluationSeconds, "-1"),
         (.logLevel, "loud"), (.logFormat, "xml"),
     ]
 

@@ -57,6 +57,8 @@ final class TestServer: Sendable {
         configuration.migrationsDirectory = Self.repositoryRoot.appendingPathComponent("migrations").path
         configuration.port = 0
         configuration.sqliteSynchronous = .normal
+        // Alert rules are evaluated when a test drives `app.alertJob` (an injected clock), not behind its back.
+        configuration.alertEvaluationSeconds = 0
         configure(&configuration)
         app = try Self.build(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now }, clock: clock ?? { Date() })
 
