@@ -16,4 +16,6 @@ public protocol StoreBackend: Sendable {
     var webhooks: any WebhookStore { get }
     /// Monitoring episodes and review minutes.
     var monitoring: any MonitoringStore { get }
+    /// The erasure of a patient across every table of the database.
+    var erasure: any ErasureStore { get }
 }
