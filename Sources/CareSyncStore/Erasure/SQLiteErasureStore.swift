@@ -11,10 +11,15 @@ public final class SQLiteErasureStore: ErasureStore {
     let database: Database
     /// How many times a checkpoint that readers held back is tried again (each waits the busy timeout).
     let checkpointAttempts: Int
+    /// Whether the file is rebuilt after the transaction (only a test turns it off, to see `secure_delete` alone).
+    let rebuilds: Bool
 
     /// Erasure on an open, migrated database.
-    public init(database: Database, checkpointAttempts: Int = 5) {
-        self.database = database; self.checkpointAttempts = checkpointAttempts
+    public convenience init(database: Database) { self.init(database: database, checkpointAttempts: 5, rebuilds: true) }
+
+    /// Erasure with its clean-up's settings.
+    init(database: Database, checkpointAttempts: Int, rebuilds: Bool) {
+        self.database = database; self.checkpointAttempts = checkpointAttempts; self.rebuilds = rebuilds
     }
 
     /// SQLite's statements: `?1` everywhere (a step binds the patient once and may name it twice); the change log too.
@@ -42,7 +47,7 @@ public final class SQLiteErasureStore: ErasureStore {
     /// Rebuilds the file and moves every page out of the WAL, whose file is then truncated to zero bytes; false when
     /// readers kept the WAL busy through every attempt (its file may still hold pages from before the erasure).
     public func compact() throws -> Bool {
-        try database.writeWithoutTransaction { db in try db.execute("VACUUM") }
+        if rebuilds { try database.writeWithoutTransaction { db in try db.execute("VACUUM") } }
         for _ in 0..<checkpointAttempts {
             let busy = try database.writeWithoutTransaction { db in
                 try db.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)") { row in row.int64(0) } ?? 1
