@@ -9,6 +9,7 @@ public final class InMemoryAccessStore: AccessStore {
         var teams: [String: CareTeamRecord] = [:]
         var tokens: [String: TokenRecord] = [:]
         var audit: [AuditRecord] = []
+        var erased: Set<String> = []
     }
     private let state = Mutex(State())
 
@@ -18,6 +19,7 @@ public final class InMemoryAccessStore: AccessStore {
     public func createPatient(_ patient: PatientRecord) throws {
         try state.withLock { s in
             guard s.patients[patient.id] == nil else { throw AccessStoreError.alreadyExists("patient \(patient.id)") }
+            guard !s.erased.contains(patient.id) else { throw AccessStoreError.erased("patient \(patient.id)") }
             s.patients[patient.id] = patient
         }
     }
@@ -76,4 +78,36 @@ public final class InMemoryAccessStore: AccessStore {
             }.prefix(query.limit))
         }
     }
+
+    /// The ids of the patient's tokens, sorted.
+    func tokenIDs(of patient: String) -> [String] {
+        state.withLock { s in s.tokens.values.filter { $0.patient == patient }.map(\.id).sorted() }
+    }
+
+    /// Removes the patient, their care-team memberships and tokens, remembers the id as erased and appends `receipt`'s
+    /// audit records (from `counts`, which gets this store's own kinds); false when there is no such patient.
+    func erase(_ request: ErasureRequest, counts: inout [ErasedCount], receipt: (inout [ErasedCount]) -> [AuditRecord]) -> Bool {
+        state.withLock { s in
+            let patient = request.patient
+            guard s.patients.removeValue(forKey: patient) != nil else { return false }
+            var memberships = 0
+            for (name, team) in s.teams where team.patients.contains(patient) {
+                s.teams[name]!.patients.removeAll { $0 == patient }
+                memberships += 1
+            }
+            let tokens = s.tokens.values.filter { $0.patient == patient }.map(\.id)
+            for id in tokens { s.tokens[id] = nil }
+            s.erased.insert(patient)
+            counts += [ErasedCount(kind: "careTeamMemberships", count: memberships), ErasedCount(kind: "tokenCareTeams", count: 0),
+                       ErasedCount(kind: "tokens", count: tokens.count), ErasedCount(kind: "patient", count: 1)]
+            for var r in receipt(&counts) {
+                r.id = Int64(s.audit.count + 1)
+                s.audit.append(r)
+            }
+            return true
+        }
+    }
+
+    /// Whether the id was erased.
+    func wasErased(_ patient: String) -> Bool { state.withLock { $0.erased.contains(patient) } }
 }

@@ -64,4 +64,16 @@ public final class InMemoryMonitoringStore: MonitoringStore {
     public func goals(patient: String) throws -> [PatientGoal] {
         state.withLock { s in (s.goals[patient] ?? [:]).values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
     }
+
+    /// Removes the patient's episodes, minutes and goals; their counts, as the erasure's receipt names them.
+    func erase(patient: String) -> [ErasedCount] {
+        state.withLock { s in
+            let episodes = s.episodes.count, minutes = s.minutes.count
+            s.episodes.removeAll { $0.patient == patient }
+            s.minutes.removeAll { $0.patient == patient }
+            let goals = s.goals.removeValue(forKey: patient)?.count ?? 0
+            return [ErasedCount(kind: "monitoringEpisodes", count: episodes - s.episodes.count),
+                    ErasedCount(kind: "reviewMinutes", count: minutes - s.minutes.count), ErasedCount(kind: "goals", count: goals)]
+        }
+    }
 }

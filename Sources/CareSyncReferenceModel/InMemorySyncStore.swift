@@ -25,7 +25,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         self.makeUUID = makeUUID
     }
 
-    private func withState<T>(_ body: (inout ModelState) throws -> T) rethrows -> T {
+    func withState<T>(_ body: (inout ModelState) throws -> T) rethrows -> T {
         try state.withLock { try body(&$0) }
     }
 
@@ -64,6 +64,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
                 model.state.idempotency[claim.key] = IdempotencyRecord(
                     requestHash: claim.requestHash, status: answer.status, response: answer.response,
                     createdAt: claim.now, expiresAt: claim.now.addingTimeInterval(claim.lifetime))
+                model.state.idempotencyPatients[claim.key] = claim.patient
             }
             return .performed(answer.value)
         }

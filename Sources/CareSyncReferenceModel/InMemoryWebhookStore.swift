@@ -187,4 +187,18 @@ public final class InMemoryWebhookStore: WebhookStore {
             return purged
         }
     }
+
+    /// Removes every delivery of the patient's changes, whatever its state; how many.
+    func erase(patient: String) -> Int {
+        state.withLock { s in
+            var removed = 0
+            for id in s.keys {
+                for (n, d) in s[id]!.deliveries where d.entry.patient == patient {
+                    s[id]!.deliveries[n] = nil
+                    removed += 1
+                }
+            }
+            return removed
+        }
+    }
 }

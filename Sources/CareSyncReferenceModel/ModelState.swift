@@ -39,6 +39,8 @@ struct ModelState: Sendable {
     var byKey: [Key: UUID] = [:]
     var reports: [Key: Report] = [:]
     var idempotency: [IdempotencyKey: IdempotencyRecord] = [:]
+    /// The patient each kept answer is about (an erasure removes them).
+    var idempotencyPatients: [IdempotencyKey: String] = [:]
     /// Webhook outbox entries not yet fanned out, oldest first.
     var outbox: [OutboxEntry] = []
     /// The highest outbox id handed out.

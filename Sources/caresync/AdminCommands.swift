@@ -20,7 +20,7 @@ struct Migrate: ParsableCommand {
 
 /// `caresync patient create ID [--time-zone TZ]`.
 struct PatientCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "patient", abstract: "Manage patients.", subcommands: [Create.self])
+    static let configuration = CommandConfiguration(commandName: "patient", abstract: "Manage patients.", subcommands: [Create.self, Erase.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a patient.")

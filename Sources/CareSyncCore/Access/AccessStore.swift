@@ -6,6 +6,8 @@ public enum AccessStoreError: Error, Hashable, Sendable {
     case alreadyExists(String)
     /// A referenced patient, care team or token does not exist.
     case missing(String)
+    /// The patient id belonged to a patient who was erased: it never names a patient again (docs/security.md "Erasure").
+    case erased(String)
 }
 
 /// Patients, care teams, tokens and audit records. Methods are blocking and thread-safe.

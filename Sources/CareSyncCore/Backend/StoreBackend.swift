@@ -20,4 +20,6 @@ public protocol StoreBackend: Sendable {
     var passkeys: any PasskeyStore { get }
     /// Care teams' alert rules and their alerts.
     var alerts: any AlertStore { get }
+    /// The erasure of a patient across every table of the database.
+    var erasure: any ErasureStore { get }
 }

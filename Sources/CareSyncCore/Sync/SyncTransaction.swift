@@ -44,9 +44,11 @@ public struct IdempotencyClaim: Sendable {
     public var now: Date
     /// How long the answer is replayed.
     public var lifetime: TimeInterval
+    /// The patient the answer is about, if any: an erasure removes the answers of its patient.
+    public var patient: String?
     /// A claim.
-    public init(key: IdempotencyKey, requestHash: [UInt8], now: Date, lifetime: TimeInterval) {
-        self.key = key; self.requestHash = requestHash; self.now = now; self.lifetime = lifetime
+    public init(key: IdempotencyKey, requestHash: [UInt8], now: Date, lifetime: TimeInterval, patient: String? = nil) {
+        self.key = key; self.requestHash = requestHash; self.now = now; self.lifetime = lifetime; self.patient = patient
     }
 }
 

@@ -18,6 +18,10 @@ public final class PostgresAccessStore: AccessStore {
             let inserted = try db.query("INSERT INTO patients (id, time_zone, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
                                         [.text(p.id), .text(p.timeZone), .int64(Self.ms(p.createdAt))]).affected
             guard inserted == 1 else { throw AccessStoreError.alreadyExists("patient \(p.id)") }
+            // After the insert, which waits for an erasure holding the row: the check then sees that erasure committed.
+            guard try db.query("SELECT 1 FROM erased_patients WHERE id = $1", [.text(p.id)]).count == 0 else {
+                throw AccessStoreError.erased("patient \(p.id)")
+            }
         }
     }
 

@@ -14,6 +14,11 @@ extension PostgresConnection: QueryConnection {
     public func run(_ sql: String, _ values: [QueryValue]) throws {
         _ = try query(sql, values.map(PostgresValue.init))
     }
+
+    /// Runs `sql` for its effect; the rows its command tag reports.
+    public func runCounting(_ sql: String, _ values: [QueryValue]) throws -> Int {
+        try query(sql, values.map(PostgresValue.init)).affected
+    }
 }
 
 /// A PostgreSQL row read by the shared queries.
@@ -37,6 +42,7 @@ extension PostgresValue {
         case .text(let text): self = .text(text)
         case .integer(let integer): self = .int64(integer)
         case .blob(let bytes): self = .bytes(bytes)
+        case .null: self = .null
         }
     }
 }

@@ -9,10 +9,11 @@ enum PostgresDialect {
 
     /// `idempotency_records`; an expired record of the same key is overwritten.
     static let idempotency = IdempotencyRows<PostgresConnection>(sql: .portable(parameter: PostgresConnection.parameter, save: """
-        INSERT INTO idempotency_records (scope, key, request_hash, status, response, created_at_ms, expires_at_ms)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        INSERT INTO idempotency_records (scope, key, request_hash, status, response, created_at_ms, expires_at_ms, patient)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
         ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-          response = excluded.response, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms
+          response = excluded.response, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms,
+          patient = excluded.patient
         """))
 
     /// Webhook subscriptions and their delivery state. Fan-out locks every subscription until it commits (their next

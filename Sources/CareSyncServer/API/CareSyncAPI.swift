@@ -32,6 +32,7 @@ public final class CareSyncAPI: Sendable {
     /// Wires the API over its stores.
     public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, monitoring: (any MonitoringStore)? = nil,
                 alerts: (any AlertStore)? = nil,
+                erasure: (any ErasureStore)? = nil,
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
@@ -73,6 +74,7 @@ public final class CareSyncAPI: Sendable {
             + StatisticsController(gate: gate, store: store, calls: calls, anchors: anchors, pageLimit: limits.maxPageLimit).routes
             + TypesController(gate: gate).routes
             + adminController.routes
+            + ErasureController(gate: gate, erasure: erasure, calls: calls, clock: clock, notifier: store.notifier).routes
             + WebhooksController(gate: gate, webhooks: webhooks, access: access, calls: calls, clock: clock,
                                  allowPrivateAddresses: limits.allowPrivateWebhookAddresses, onWebhookChange: onWebhookChange).routes
             + adminController.callerRoutes

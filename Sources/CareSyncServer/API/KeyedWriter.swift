@@ -31,7 +31,7 @@ struct KeyedWriter: Sendable {
                 throw HTTPError.invalidParameter("Idempotency-Key", "must be 1–255 characters")
             }
             claim = IdempotencyClaim(key: IdempotencyKey(scope: principal.tokenID, key: key), requestHash: Self.requestHash(request),
-                                     now: now, lifetime: retention)
+                                     now: now, lifetime: retention, patient: auditScope.patient)
         }
         let store = self.store
         let result = try await calls.timedWrite(operation) {

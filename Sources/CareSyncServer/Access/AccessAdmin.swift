@@ -44,6 +44,7 @@ public struct AccessAdmin: Sendable {
         guard TimeZone(identifier: zone) != nil else { throw HTTPError.invalidParameter("timeZone", "unknown time zone '\(zone)'") }
         let record = PatientRecord(id: id, timeZone: zone, createdAt: now)
         do { try store.createPatient(record) } catch AccessStoreError.alreadyExists { throw HTTPError.conflict("Patient \(id) exists already.") }
+        catch AccessStoreError.erased { throw HTTPError.conflict("Patient \(id) was erased; an erased id never names a patient again.") }
         return record
     }
 

@@ -6,8 +6,8 @@ import CareSyncCore
 /// Turns an `Authorization` header into a `Principal`, and decides whether it reaches a patient.
 public final class Authenticator: Sendable {
     let store: any AccessStore
-    /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only
-    /// ever added (there is no patient deletion or team removal), so a positive answer stays true.
+    /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only ever added,
+    /// except by an erasure, which forgets its patient here (`forget`), so a positive answer stays true until then.
     private let provenReach = Mutex(Set<String>())
 
     /// Checks tokens and reach against `store`.
@@ -21,6 +21,11 @@ public final class Authenticator: Sendable {
         case .therapist:
             return provenReach.withLock { set in principal.token.careTeams.contains { set.contains("t\u{0}\($0)\u{0}" + patient) } }
         }
+    }
+
+    /// Forgets every proven reach to `patient` (erased): the next request reads the store again and gets 404.
+    public func forget(patient: String) {
+        provenReach.withLock { set in set = set.filter { !$0.hasSuffix("\u{0}" + patient) } }
     }
 
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.

@@ -16,6 +16,9 @@ public final class SQLiteAccessStore: AccessStore {
             guard try db.scalarInt64("SELECT 1 FROM patients WHERE id = ?", [.text(p.id)]) == nil else {
                 throw AccessStoreError.alreadyExists("patient \(p.id)")
             }
+            guard try db.scalarInt64("SELECT 1 FROM erased_patients WHERE id = ?", [.text(p.id)]) == nil else {
+                throw AccessStoreError.erased("patient \(p.id)")
+            }
             try db.execute("INSERT INTO patients (id, time_zone, created_at) VALUES (?, ?, ?)",
                            [.text(p.id), .text(p.timeZone), .integer(Self.ms(p.createdAt))])
         }

@@ -14,6 +14,12 @@ extension Connection: QueryConnection {
     public func run(_ sql: String, _ values: [QueryValue]) throws {
         try execute(sql, values.map(SQLValue.init))
     }
+
+    /// Runs `sql` for its effect; `sqlite3_changes` of that statement.
+    public func runCounting(_ sql: String, _ values: [QueryValue]) throws -> Int {
+        try execute(sql, values.map(SQLValue.init))
+        return changes
+    }
 }
 
 /// A SQLite row read by the shared queries.
@@ -37,6 +43,7 @@ extension SQLValue {
         case .text(let text): self = .text(text)
         case .integer(let integer): self = .integer(integer)
         case .blob(let bytes): self = .blob(bytes)
+        case .null: self = .null
         }
     }
 }

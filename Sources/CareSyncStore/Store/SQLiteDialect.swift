@@ -10,7 +10,7 @@ enum SQLiteDialect {
     /// `idempotency_records`; an expired record of the same key is replaced.
     static let idempotency = IdempotencyRows<Connection>(sql: .portable(parameter: Connection.parameter, save: """
         INSERT OR REPLACE INTO idempotency_records
-          (scope, key, request_hash, status, response, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+          (scope, key, request_hash, status, response, created_at_ms, expires_at_ms, patient) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """))
 
     /// Webhook subscriptions and their delivery state (one writer: nothing to lock).

@@ -5,7 +5,7 @@ import Foundation
 public struct IdempotencySQL: Sendable {
     /// The unexpired record of a key: scope, key, now (ms). Selects request hash, status, response, created, expires.
     public var lookup: String
-    /// Records an answer, replacing an expired one: scope, key, request hash, status, response, created, expires.
+    /// Records an answer, replacing an expired one: scope, key, request hash, status, response, created, expires, patient.
     public var save: String
 
     /// The statements.
@@ -47,7 +47,8 @@ public struct IdempotencyRows<DB: QueryConnection>: Sendable {
         return try claim.perform(stored: try record(db, key: claim.key, now: claim.now), body) { record in
             try db.run(sql.save, [.text(claim.key.scope), .text(claim.key.key), .blob(record.requestHash),
                                   .integer(Int64(record.status)), .blob(record.response),
-                                  .integer(SyncRules.milliseconds(record.createdAt)), .integer(SyncRules.milliseconds(record.expiresAt))])
+                                  .integer(SyncRules.milliseconds(record.createdAt)), .integer(SyncRules.milliseconds(record.expiresAt)),
+                                  claim.patient.map(QueryValue.text) ?? .null])
         }
     }
 }

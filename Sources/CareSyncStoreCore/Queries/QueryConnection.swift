@@ -6,6 +6,8 @@ public enum QueryValue: Sendable, Hashable {
     case integer(Int64)
     /// Bytes.
     case blob([UInt8])
+    /// NULL.
+    case null
 }
 
 /// One result row, read by 0-based column.
@@ -32,6 +34,8 @@ public protocol QueryConnection: AnyObject {
     func fetch<T>(_ sql: String, _ values: [QueryValue], _ decode: (Row) throws -> T) throws -> [T]
     /// Runs `sql` with `values` bound in order, for its effect.
     func run(_ sql: String, _ values: [QueryValue]) throws
+    /// Runs `sql` (an INSERT, UPDATE or DELETE) with `values` bound in order; returns how many rows it changed.
+    func runCounting(_ sql: String, _ values: [QueryValue]) throws -> Int
 }
 
 extension QueryConnection {
