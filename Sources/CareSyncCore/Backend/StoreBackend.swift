@@ -16,4 +16,6 @@ public protocol StoreBackend: Sendable {
     var webhooks: any WebhookStore { get }
     /// Monitoring episodes and review minutes.
     var monitoring: any MonitoringStore { get }
+    /// Device enrolments and the display names of enrolled sources.
+    var enrolments: any EnrolmentStore { get }
 }

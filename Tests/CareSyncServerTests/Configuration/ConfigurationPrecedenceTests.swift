@@ -48,6 +48,8 @@ import Testing
         (.rateLimitFailedAuthPerMinute, "0", "0"), (.rateLimitFailedAuthBurst, "5", "5"),
         (.rateLimitWaitsPerToken, "3", "3"),
         (.fhirPublicUrl, "https://caresync.example.org", #""https://caresync.example.org""#),
+        (.enrolmentCodeMinutes, "20", "20"), (.enrolmentPublicUrl, "https://caresync.example.org", #""https://caresync.example.org""#),
+        (.enrolmentRedeemPerMinute, "5", "5"), (.enrolmentRedeemBurst, "3", "3"),
         (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),
