@@ -79,6 +79,9 @@ public final class CareSyncAPI: Sendable {
                                                             clock: rateLimitClock)).routes
     }
 
+    /// The API paths answered without a bearer token: each limits and audits its callers itself.
+    static let tokenlessPaths: Set<String> = ["/v1/enrolments/redeem"]
+
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
     var anchors: AnchorWire { reader.anchors }
     /// Wakes long polls whenever the store commits a change of their patient.

@@ -66,7 +66,8 @@ import Testing
             try await server.send("DELETE", "/v1/patients/alice/enrolments/\(id)", token: t.therapist).expectProblem(404, "notFound")
             clock.advance(15 * 60)
             var bodies: Set<String> = []
-            for code in [used, expiring, try #require(cancelled.json["code"]?.stringValue), "ABCD-EFGH-JKMN", "not a code", "ABCD-EFGH-JKMU"] {
+            let withdrawn = try #require(cancelled.json["code"]?.stringValue)
+            for code in [used, expiring, withdrawn, "ABCD-EFGH-JKMN", "not a code", "ABCD-EFGH-JKMU"] {
                 let refused = try await Self.redeem(server, code)
                 refused.expectProblem(400, "invalidEnrolmentCode")
                 bodies.insert(refused.text)
@@ -125,7 +126,8 @@ import Testing
             let therapist = try #require(TokenSecret.id(of: server.tokens.therapist))
             #expect(records == ["enrolments.create 201 alice \(therapist)", "enrolments.redeem 400 - -",
                                 "enrolments.redeem 201 alice \(device)", "enrolments.read 200 alice \(therapist)"])
-            let stored = try #require(try server.app.api.enrolments?.enrolment(id: try #require(created.json["id"]?.stringValue)))
+            let id = try #require(created.json["id"]?.stringValue)
+            let stored = try #require(try server.app.api.enrolments?.enrolment(id: id))
             #expect(stored.codeHash == TokenSecret.hash(EnrolmentCode.normalized(code)!) && stored.tokenID == device)
         }
     }
@@ -165,7 +167,8 @@ import Testing
             let created = try await Self.create(server, token: server.tokens.therapist)
             let url = try #require(created.json["url"]?.stringValue)
             #expect(url.hasPrefix(origin + "/enrol#"))
-            #expect(try QRDecoder.decode(svg: try #require(created.json["qrSvg"]?.stringValue)) == [url])
+            let svg = try #require(created.json["qrSvg"]?.stringValue)
+            #expect(try QRDecoder.decode(svg: svg) == [url])
         }
     }
 }
