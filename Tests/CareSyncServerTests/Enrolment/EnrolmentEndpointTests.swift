@@ -156,6 +156,21 @@ import Testing
         }
     }
 
+    @Test func eachRequiredFieldOfARedemptionIsNeeded() async throws {
+        try await TestServer.with(.inMemory) { server in
+            let code = try #require(try await Self.create(server, token: server.tokens.therapist).json["code"]?.stringValue)
+            let full: [String: JSONValue] = ["code": .string(code), "source": "org.example.watch", "displayName": "Apple Watch"]
+            for field in full.keys.sorted() {
+                var body = full
+                body[field] = nil
+                let refused = try await server.send("POST", "/v1/enrolments/redeem", json: .object(body))
+                refused.expectProblem(422, "validationFailed")
+                #expect(refused.json["errors"]?.arrayValue?.compactMap { $0["field"]?.stringValue } == [field])
+            }
+            #expect(try await server.send("POST", "/v1/enrolments/redeem", json: .object(full)).status == 201)
+        }
+    }
+
     @Test(arguments: [20, 60, 120, 180])
     func theQRCodeOfTheAnswerReadsAsTheEnrolmentLink(originLength: Int) async throws {
         guard QRDecoder.isAvailable else {
