@@ -59,7 +59,7 @@ import Testing
             }
         }
         // AlertRulesDraft is PUT: AlertRulesEndpointTests checks its one required field (`rules`).
-        let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft"])
+        let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption"])
         #expect(posted == covered)
     }
 

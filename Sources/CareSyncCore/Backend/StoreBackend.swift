@@ -22,4 +22,6 @@ public protocol StoreBackend: Sendable {
     var alerts: any AlertStore { get }
     /// The erasure of a patient across every table of the database.
     var erasure: any ErasureStore { get }
+    /// Device enrolments and the display names of enrolled sources.
+    var enrolments: any EnrolmentStore { get }
 }

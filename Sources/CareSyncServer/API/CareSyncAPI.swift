@@ -13,6 +13,8 @@ public final class CareSyncAPI: Sendable {
     let access: any AccessStore
     /// Webhook subscriptions and deliveries.
     let webhooks: any WebhookStore
+    /// Device enrolments and source display names; nil when the server has none.
+    let enrolments: (any EnrolmentStore)?
     /// Operator actions over the access store.
     let admin: AccessAdmin
     /// Runs blocking store work off the cooperative pool (the idempotency purge uses it too).
@@ -33,12 +35,13 @@ public final class CareSyncAPI: Sendable {
     public init(store: any SyncStore, access: any AccessStore, webhooks: any WebhookStore, monitoring: (any MonitoringStore)? = nil,
                 alerts: (any AlertStore)? = nil,
                 erasure: (any ErasureStore)? = nil,
+                enrolments: (any EnrolmentStore)? = nil, enrolment: EnrolmentSettings = EnrolmentSettings(),
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
                 readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics(),
                 rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
-        self.store = store; self.access = access; self.webhooks = webhooks
+        self.store = store; self.access = access; self.webhooks = webhooks; self.enrolments = enrolments
         self.executor = executor; self.logger = logger; self.metrics = metrics
         let admin = AccessAdmin(store: access)
         self.admin = admin
@@ -86,7 +89,13 @@ public final class CareSyncAPI: Sendable {
             + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + GoalsController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + AlertsController(gate: gate, access: access, alerts: alerts, calls: calls, clock: clock).routes
+            + EnrolmentController(gate: gate, admin: admin, enrolments: enrolments, calls: calls, clock: clock, settings: enrolment,
+                                  redeemBudget: RateLimiter(perSecond: enrolment.redeemPerMinute / 60, burst: enrolment.redeemBurst,
+                                                            clock: rateLimitClock)).routes
     }
+
+    /// The API paths answered without a bearer token: each limits and audits its callers itself.
+    static let tokenlessPaths: Set<String> = ["/v1/enrolments/redeem"]
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
     var anchors: AnchorWire { reader.anchors }

@@ -10,12 +10,15 @@ extension ProblemCode {
     public static let forbidden = ProblemCode("forbidden", title: "Forbidden")
     /// 409: the write conflicts with stored state.
     public static let conflict = ProblemCode("conflict", title: "Conflict")
+    /// 400: an enrolment code that is wrong, expired, cancelled or used already (all answered alike).
+    public static let invalidEnrolmentCode = ProblemCode("invalidEnrolmentCode", title: "Invalid enrolment code")
 
     /// Every code a CareSync server sends, in the order of the OpenAPI `Problem.code` enum: api.md's, then the
     /// HTTP layer's own.
     public static let all: [ProblemCode] = [
         .invalidJSON, .validationFailed, .invalidAnchor, .anchorExpired, .unauthorized, .forbidden, .notFound,
         .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .conflict, .tooManyRequests, .unavailable, .internal,
+        .invalidEnrolmentCode,
         .badRequest, .requestTimeout, .uriTooLong, .expectationFailed, .headersTooLarge, .notImplemented, .versionNotSupported,
     ]
 }

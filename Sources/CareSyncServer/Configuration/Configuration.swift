@@ -54,6 +54,8 @@ public struct Configuration: Sendable, Equatable {
     public var exportDirectory = ""
     /// Minutes a finished bulk export's files and status URL are kept before they are deleted.
     public var exportExpiryMinutes = 60
+    /// Device enrolment: code lifetime, the origin of enrolment links, the redemption budget per client address.
+    public var enrolment = Enrolment()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).
@@ -61,6 +63,20 @@ public struct Configuration: Sendable, Equatable {
 
     /// The defaults of the API contract.
     public init() {}
+
+    /// Device enrolment settings.
+    public struct Enrolment: Sendable, Equatable {
+        /// Minutes a code may be redeemed.
+        public var codeMinutes: Int = 15
+        /// The public origin of enrolment links; empty: `http://` and the request's `Host`.
+        public var publicUrl = ""
+        /// Redemption attempts per minute a client address earns; 0 disables the limit.
+        public var redeemPerMinute: Int = 10
+        /// Redemption attempts a client address may make at once.
+        public var redeemBurst: Int = 10
+        /// The defaults.
+        public init() {}
+    }
 
     /// Request size limits (413, 414 and 431 when exceeded).
     public struct Limits: Sendable, Equatable {

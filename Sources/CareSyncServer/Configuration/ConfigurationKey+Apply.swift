@@ -93,6 +93,14 @@ extension ConfigurationKey {
             guard let path = value.stringValue, !path.contains("\0") else { throw invalid(value, source, "a folder path, or empty") }
             configuration.exportDirectory = path
         case .exportExpiryMinutes: configuration.exportExpiryMinutes = try integer(1...10_080)
+        case .enrolmentCodeMinutes: configuration.enrolment.codeMinutes = try integer(1...1_440)
+        case .enrolmentPublicUrl:
+            guard let url = value.stringValue, url.isEmpty || Configuration.isPublicOrigin(url) else {
+                throw invalid(value, source, "empty, or an http:// or https:// origin such as https://caresync.example.org")
+            }
+            configuration.enrolment.publicUrl = url
+        case .enrolmentRedeemPerMinute: configuration.enrolment.redeemPerMinute = try integer(0...100_000)
+        case .enrolmentRedeemBurst: configuration.enrolment.redeemBurst = try integer(1...100_000)
         case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
         case .webhooksTimeoutSeconds: configuration.webhooks.timeout = .seconds(try integer(1...300))
         case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
@@ -151,6 +159,10 @@ extension ConfigurationKey {
         case .fhirPublicUrl: return string(configuration.fhirPublicUrl)
         case .exportDirectory: return string(configuration.exportDirectory)
         case .exportExpiryMinutes: return String(configuration.exportExpiryMinutes)
+        case .enrolmentCodeMinutes: return String(configuration.enrolment.codeMinutes)
+        case .enrolmentPublicUrl: return string(configuration.enrolment.publicUrl)
+        case .enrolmentRedeemPerMinute: return String(configuration.enrolment.redeemPerMinute)
+        case .enrolmentRedeemBurst: return String(configuration.enrolment.redeemBurst)
         case .webhooksAllowPrivateAddresses: return String(configuration.webhooks.allowPrivateAddresses)
         case .webhooksTimeoutSeconds: return seconds(configuration.webhooks.timeout)
         case .webhooksRetryInitialSeconds: return seconds(configuration.webhooks.retryInitial)

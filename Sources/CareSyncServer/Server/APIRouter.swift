@@ -8,7 +8,7 @@ struct AuthenticationHeadFilter: RequestHeadFilter {
     let api: CareSyncAPI
 
     func acceptHead(_ head: RequestHead, context: inout RequestContext) async throws {
-        guard head.path == "/v1" || head.path.hasPrefix("/v1/") else { return }
+        guard head.path == "/v1" || head.path.hasPrefix("/v1/"), !CareSyncAPI.tokenlessPaths.contains(head.path) else { return }
         let principal: Principal
         do {
             principal = try await api.authenticate(authorization: head.headers[.authorization], peer: head.remoteAddress)

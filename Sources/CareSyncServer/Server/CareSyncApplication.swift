@@ -123,11 +123,17 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.fhirPublicURL = configuration.fhirPublicUrl.isEmpty ? nil : configuration.fhirPublicUrl
     limits.exportDirectory = configuration.resolvedExportDirectory
     limits.exportExpiry = TimeInterval(configuration.exportExpiryMinutes) * 60
+    var enrolment = EnrolmentSettings()
+    enrolment.codeLifetime = TimeInterval(configuration.enrolment.codeMinutes * 60)
+    enrolment.publicURL = configuration.enrolment.publicUrl.isEmpty ? nil : configuration.enrolment.publicUrl
+    enrolment.redeemPerMinute = Double(configuration.enrolment.redeemPerMinute)
+    enrolment.redeemBurst = Double(configuration.enrolment.redeemBurst)
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
                           alerts: backend.alerts, erasure: backend.erasure,
+                          enrolments: backend.enrolments, enrolment: enrolment,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)

@@ -59,6 +59,8 @@ public struct PatientErasurePlan: Sendable {
             .rows("reviewMinutes", "review_minutes", "patient_id", p),
             .rows("goals", "patient_goals", "patient_id", p),
             .rows("alerts", "alerts", "patient_id", p),
+            .rows("enrolments", "enrolments", "patient_id", p),
+            .rows("deviceSources", "device_sources", "patient_id", p),
             .rows("careTeamMemberships", "care_team_patients", "patient_id", p),
             // ↑ New tables keyed by patient go here (sessions of the patient's tokens: before `tokens`).
             ErasureStep(kind: "tokenCareTeams", sql: "DELETE FROM token_care_teams WHERE token_id IN (\(deviceTokens))"),

@@ -49,6 +49,8 @@ import Testing
         (.rateLimitWaitsPerToken, "3", "3"),
         (.fhirPublicUrl, "https://caresync.example.org", #""https://caresync.example.org""#),
         (.exportDirectory, "/var/lib/caresync/exports", #""/var/lib/caresync/exports""#), (.exportExpiryMinutes, "15", "15"),
+        (.enrolmentCodeMinutes, "20", "20"), (.enrolmentPublicUrl, "https://caresync.example.org", #""https://caresync.example.org""#),
+        (.enrolmentRedeemPerMinute, "5", "5"), (.enrolmentRedeemBurst, "3", "3"),
         (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),

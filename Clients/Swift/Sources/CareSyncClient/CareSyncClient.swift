@@ -14,7 +14,7 @@ public final class CareSyncClient: Sendable {
     /// How failed requests are retried.
     public let retryPolicy: RetryPolicy
     private let token: String
-    private let session: URLSession
+    let session: URLSession
 
     /// A client for `baseURL` sending `token`; `session` defaults to one with a 70 s request timeout
     /// (long polls of up to 60 s set their own timeout of `wait` + 10 s).
@@ -94,7 +94,7 @@ public final class CareSyncClient: Sendable {
         guard let url = URL(string: text) else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
         request.httpMethod = call.method
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if !token.isEmpty { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body = call.body {
             request.httpBody = body

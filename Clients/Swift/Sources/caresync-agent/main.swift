@@ -5,9 +5,12 @@ import Mirror
 
 /// caresync-agent: the device agent's command line, on CareSyncClient only.
 let usage = """
-usage: caresync-agent import EXPORT.xml --patient ID [--add-only] [--url URL] [--batch-size N] [--quiet]
+usage: caresync-agent enroll CODE|LINK --source NAME [--display-name TEXT] [--url URL]
+       caresync-agent import EXPORT.xml --patient ID [--add-only] [--url URL] [--batch-size N] [--quiet]
        caresync-agent mirror --patient ID --into REPLICA.sqlite [--watch] [--verify-every SECONDS] [--no-verify]
                              [--url URL] [--page-size N] [--quiet]
+  enroll: redeems a one-time enrolment code (or the scanned link, which names the server) for this
+          device's token, printed alone on stdout: CARESYNC_TOKEN=$(caresync-agent enroll …).
   import: makes the patient's samples from this agent equal to an Apple Health export (changed readings
           replaced, readings no longer in the export deleted, for the export's sources and types);
           --add-only only adds. Resumable (state in EXPORT.xml.caresync-import).
@@ -28,10 +31,11 @@ func note(_ message: String) { FileHandle.standardError.write(Data("caresync-age
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--help" || arguments.first == "-h" { print(usage); exit(0) }
-guard let command = arguments.first, ["import", "mirror"].contains(command) else {
+guard let command = arguments.first, ["enroll", "import", "mirror"].contains(command) else {
     fail(arguments.isEmpty ? "no command\n\(usage)" : "unknown command \(arguments[0])\n\(usage)")
 }
 arguments.removeFirst()
+if command == "enroll" { await runEnroll(arguments) }
 var file: String?
 var patient: String?
 var into: String?
