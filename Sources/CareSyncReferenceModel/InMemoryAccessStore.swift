@@ -11,6 +11,8 @@ public final class InMemoryAccessStore: AccessStore {
         var audit: [AuditRecord] = []
     }
     private let state = Mutex(State())
+    /// People, invitations and sessions (`InMemoryAccessStore+People`).
+    let peopleState = Mutex(PeopleState())
 
     /// An empty store.
     public init() {}

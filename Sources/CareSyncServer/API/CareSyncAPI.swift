@@ -15,6 +15,8 @@ public final class CareSyncAPI: Sendable {
     let webhooks: any WebhookStore
     /// Operator actions over the access store.
     let admin: AccessAdmin
+    /// People, invitations and sessions: the seam every sign-in method calls (`People.startSession(for:now:)`).
+    public let people: People
     /// Runs blocking store work off the cooperative pool (the idempotency purge uses it too).
     let executor: BlockingExecutor
     let logger: Logger
@@ -41,12 +43,18 @@ public final class CareSyncAPI: Sendable {
         let calls = StoreCalls(executor: executor, metrics: metrics)
         let anchors = AnchorWire(key: store.anchorKey)
         let audit = AuditLog(store: access, logger: logger)
+        let people = People(store: access, policy: limits.sessions)
+        self.people = people
         let gate = AccessGate(
-            authenticator: Authenticator(store: access), audit: audit, calls: calls, clock: clock, metrics: metrics,
+            authenticator: Authenticator(store: access, people: people), audit: audit, calls: calls, clock: clock, metrics: metrics,
             tokenBudget: RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock),
-            failedAuthBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock))
+            failedAuthBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock),
+            accountBudget: RateLimiter(perSecond: limits.failedSignInPerAccountPerSecond, burst: limits.failedSignInPerAccountBurst,
+                                       clock: rateLimitClock),
+            people: people, trustedProxies: limits.trustedProxies,
+            allowedOrigins: limits.publicOrigins.compactMap(Credentials.origin(of:)))
         self.gate = gate
-        let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock),
+        let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people),
                                   limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedReads(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
@@ -71,6 +79,9 @@ public final class CareSyncAPI: Sendable {
             + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + GoalsController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
+            + SessionController(gate: gate, calls: calls, clock: clock).routes
+            + PeopleController(gate: gate, calls: calls, clock: clock, notifier: store.notifier,
+                               linkOrigin: limits.publicOrigins.first).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
@@ -83,6 +94,9 @@ public final class CareSyncAPI: Sendable {
     var tokenWaits: TokenWaits { reader.tokenWaits }
     /// Requests waiting for a change now: parked long polls and open event streams.
     var parkedCount: Int { reader.parkedCount }
+
+    /// The paths under `/v1` the head filter lets through unauthenticated: their handlers admit the caller themselves.
+    static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath]
 
     /// Wakes parked long polls and ends event streams (shutdown).
     public func shutdown() {

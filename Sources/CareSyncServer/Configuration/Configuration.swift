@@ -47,6 +47,12 @@ public struct Configuration: Sendable, Equatable {
     public var webhooks = Webhooks()
     /// The public origin of FHIR links (`https://caresync.example.org`); empty: `http://` and the request's `Host`.
     public var fhirPublicUrl = ""
+    /// The public origins of the web app (`https://caresync.example.org`); empty: each request's own.
+    public var publicOrigins: [String] = []
+    /// Addresses or CIDR ranges of the proxies whose `X-Forwarded-*` headers are believed.
+    public var trustedProxies: [AddressRange] = []
+    /// Browser session timeouts and the invitation lifetime.
+    public var sessions = SessionPolicy()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).

@@ -91,9 +91,10 @@ public final class CareSyncApplication: Sendable {
 
 /// Builds the server the configuration describes over `backend`'s stores (opened and migrated by the caller):
 /// wires the API and the HTTP listener. Nothing listens until `start()`.
-/// `rateLimitClock` is what the rate limiters read (tests freeze it).
+/// `rateLimitClock` is what the rate limiters read (tests freeze it); `clock` is the API's wall clock (session and
+/// invitation expiry; tests move it).
 public func buildServer(_ configuration: Configuration, backend: any StoreBackend, logger: Logger = Logger(label: "caresync"),
-                        metrics: ServerMetrics = ServerMetrics(),
+                        metrics: ServerMetrics = ServerMetrics(), clock: @escaping @Sendable () -> Date = { Date() },
                         rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
     throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
@@ -110,11 +111,14 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
     limits.fhirPublicURL = configuration.fhirPublicUrl.isEmpty ? nil : configuration.fhirPublicUrl
+    limits.sessions = configuration.sessions
+    limits.trustedProxies = configuration.trustedProxies
+    limits.publicOrigins = configuration.publicOrigins
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
-                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, metrics: metrics,
+                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     var router = api.makeRouter()
     WebApp.register(on: &router)

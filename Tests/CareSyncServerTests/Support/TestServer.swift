@@ -49,7 +49,7 @@ final class TestServer: Sendable {
     }
 
     init(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
-         configure: (inout Configuration) -> Void = { _ in }) throws {
+         clock: (@Sendable () -> Date)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         self.mode = mode
         directory = try TemporaryDirectory("caresync-api")
         var configuration = Configuration()
@@ -58,7 +58,7 @@ final class TestServer: Sendable {
         configuration.port = 0
         configuration.sqliteSynchronous = .normal
         configure(&configuration)
-        app = try Self.build(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now })
+        app = try Self.build(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now }, clock: clock ?? { Date() })
 
         let admin = app.api.admin
         let now = Date()
@@ -87,16 +87,18 @@ final class TestServer: Sendable {
 
     /// Builds a server as `caresync serve` does: opens the backend the configuration chooses, then `buildServer`.
     static func build(_ configuration: Configuration,
-                      rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now })
+                      rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+                      clock: @escaping @Sendable () -> Date = { Date() })
         throws -> CareSyncApplication {
-        try buildServer(configuration, backend: try StoreBackends.open(configuration.storeSettings), rateLimitClock: rateLimitClock)
+        try buildServer(configuration, backend: try StoreBackends.open(configuration.storeSettings), clock: clock,
+                        rateLimitClock: rateLimitClock)
     }
 
     /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
     static func with(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
-                     configure: (inout Configuration) -> Void = { _ in },
+                     clock: (@Sendable () -> Date)? = nil, configure: (inout Configuration) -> Void = { _ in },
                      _ body: (TestServer) async throws -> Void) async throws {
-        let server = try TestServer(mode, rateLimitClock: rateLimitClock, configure: configure)
+        let server = try TestServer(mode, rateLimitClock: rateLimitClock, clock: clock, configure: configure)
         try await withScoped(server, close: { await $0.stop() }, body)
     }
 
