@@ -22,10 +22,10 @@ public final class Authenticator: Sendable {
         if credentials.hasBearer || credentials.sessionSecret == nil {
             return try authenticate(authorization: credentials.authorization, now: now)
         }
-        guard let secret = credentials.sessionSecret, let (person, session) = try people.openSession(secret: secret, now: now) else {
+        guard let secret = credentials.sessionSecret, let opened = try people.openSession(secret: secret, now: now) else {
             throw HTTPError.unauthorized("The session is invalid, has ended or has timed out; sign in again.")
         }
-        return Principal(person: person, session: session)
+        return Principal(person: opened.person, session: opened.session)
     }
 
     /// Whether `requireReach` already succeeded for this kind of reach (no store read needed).

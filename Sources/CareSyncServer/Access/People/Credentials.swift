@@ -42,7 +42,7 @@ public struct Credentials: Sendable {
     public var hasBearer: Bool { !(authorization?.trimmingSpaces().isEmpty ?? true) }
 
     /// Whether the method changes something (everything but GET, HEAD and OPTIONS).
-    public var isUnsafe: Bool { ![.get, .head, .options].contains(method) }
+    public var isUnsafe: Bool { method != .get && method != .head && method != .options }
 
     /// The origin this request was addressed to, from its `Host` and transport (used when none is configured).
     public var ownOrigin: String? { host.map { (transport.https ? "https://" : "http://") + $0.lowercased() } }

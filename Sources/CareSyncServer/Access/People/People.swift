@@ -62,7 +62,8 @@ public final class People: Sendable {
     /// `touchInterval`); nil for a malformed, unknown, ended, idle, expired or deactivated one.
     public func openSession(secret: String, now: Date) throws -> (person: PersonRecord, session: SessionRecord)? {
         guard SessionSecret.isWellFormed(secret), var session = try store.session(secretHash: SessionSecret.hash(secret)) else { return nil }
-        guard let (person, _) = try stillOpen(session, now: now) else { return nil }
+        guard let open = try stillOpen(session, now: now) else { return nil }
+        let person = open.0
         if now.timeIntervalSince(session.lastUsedAt) >= policy.touchInterval {
             try store.touchSession(id: session.id, at: now)
             session.lastUsedAt = now
