@@ -16,7 +16,7 @@ import Testing
             try await server.redeem(SessionSecret.generate()).expectProblem(401, "unauthorized")
             try await server.redeem("not-a-secret").expectProblem(401, "unauthorized")
             let late = try await server.invite()
-            now.update { $0.addTimeInterval(72 * 3600) }
+            now.update { $0.addTimeInterval(72 * 3600 + 1) }  // stored times are whole milliseconds
             try await server.redeem(late).expectProblem(401, "unauthorized")
             let people = try await server.send("GET", "/v1/people", token: server.tokens.admin)
             #expect(people.json["people"]?.arrayValue?.count == 1, "\(people.text)")
