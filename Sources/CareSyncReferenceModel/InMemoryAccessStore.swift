@@ -12,6 +12,8 @@ public final class InMemoryAccessStore: AccessStore {
         var erased: Set<String> = []
     }
     private let state = Mutex(State())
+    /// People, invitations and sessions (`InMemoryAccessStore+People`).
+    let peopleState = Mutex(PeopleState())
 
     /// An empty store.
     public init() {}

@@ -6,6 +6,6 @@ import CareSyncServer
 struct CareSync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caresync", abstract: "CareSync: a HealthKit sync server for remote care teams.",
-        subcommands: [Serve.self, Migrate.self, PatientCommand.self, CareTeamCommand.self, TokenCommand.self, Backup.self,
+        subcommands: [Serve.self, Migrate.self, PatientCommand.self, CareTeamCommand.self, PersonCommand.self, TokenCommand.self, Backup.self,
                       HealthcheckCommand.self])
 }

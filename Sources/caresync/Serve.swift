@@ -30,6 +30,14 @@ struct Serve: AsyncParsableCommand {
         try await reportingErrors {
             try await app.run { port in
                 FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
+                // On the terminal only, never in the log: whoever can read this line can become an admin.
+                do {
+                    if let link = try FirstRun.firstAdminLink(people: app.api.people, origin: configuration.linkOrigin(port: port), now: Date()) {
+                        FileHandle.standardOutput.write(Data("no one can sign in yet; open this one-time link to become the first admin: \(link)\n".utf8))
+                    }
+                } catch {
+                    logger.error("firstRun.invitation_failed", metadata: ["error": "\(type(of: error))"])
+                }
             }
         }
     }

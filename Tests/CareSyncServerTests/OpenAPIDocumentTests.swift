@@ -58,7 +58,7 @@ import CareSyncReferenceModel
         for (method, path, operation) in operations {
             let responses = try #require(operation["responses"]?.objectValue, "\(method) \(path)")
             var expected = Self.httpLayerStatuses
-            if path.hasPrefix("/v1/"), !CareSyncAPI.tokenlessPaths.contains(path) { expected.insert("401") }
+            if path.hasPrefix("/v1/"), !CareSyncAPI.unauthenticatedPaths.contains(path) { expected.insert("401") }
             #expect(expected.isSubset(of: Set(responses.keys)), "\(method) \(path) lacks \(expected.subtracting(responses.keys).sorted())")
             for (status, response) in responses where status.hasPrefix("4") || status.hasPrefix("5") {
                 let ref = response["$ref"]?.stringValue ?? ""

@@ -34,6 +34,7 @@ import Testing
         Case(schema: "CareTeamDraft", path: "/v1/care-teams", admin: true, required: ["name": "ortho"]),
         Case(schema: "CareTeamMembership", path: "/v1/care-teams/physio/patients", admin: true, required: ["patientId": "bob"]),
         Case(schema: "TokenDraft", path: "/v1/tokens", admin: true, required: ["role": "admin"]),
+        Case(schema: "InvitationDraft", path: "/v1/people/invitations", admin: true, required: ["role": "admin"]),
         Case(schema: "WebhookDraft", path: "/v1/webhooks", admin: true, required: ["url": "https://93.184.216.34/hook"]),
     ]
 
@@ -59,7 +60,7 @@ import Testing
             }
         }
         // AlertRulesDraft is PUT: AlertRulesEndpointTests checks its one required field (`rules`).
-        let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption"])
+        let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption", "InvitationRedemption"])
         #expect(posted == covered)
     }
 

@@ -57,8 +57,46 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        let rest = server.output.readDataToEndOfFile()
-        #expect(rest.isEmpty, "serve must print exactly one line")
+        let rest = String(decoding: server.output.readDataToEndOfFile(), as: UTF8.self)
+        // With nobody to sign in yet, one more line: the first admin's one-time link, on stdout only.
+        let lines = rest.split(separator: "\n")
+        #expect(lines.count == 1 && rest.hasSuffix("\n"), "serve must print the ready line and the first-run link only: \(rest)")
+        #expect(lines.first?.contains("http://127.0.0.1:\(port)/invite#") == true, "\(rest)")
+    }
+
+    @Test func theFirstRunLinkMakesTheFirstAdminAndIsPrintedOnlyWhileNobodyExists() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+            Issue.record("caresync executable not built at \(Self.executable.path)")
+            return
+        }
+        let directory = try TemporaryDirectory("caresync-first-run")
+        let env = ["CARESYNC_DATABASE": directory.path("db.sqlite"),
+                   "CARESYNC_MIGRATIONS_DIRECTORY": TestServer.repositoryRoot.appendingPathComponent("migrations").path,
+                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+        let first = try ServeProcess.start(executable: Self.executable.path, environment: env)
+        var line: [UInt8] = []
+        while let byte = first.output.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        let secret = String(try #require(text.split(separator: "#").last))
+        #expect(text.contains("/invite#") && SessionSecret.isWellFormed(secret), "\(text)")
+        let redeemed = try await TestHTTPClient.send(port: first.port, method: "POST", path: "/v1/invitations/redeem",
+                                                     headers: [("Content-Type", "application/json")], body: Array("{\"secret\":\"\(secret)\"}".utf8))
+        #expect(redeemed.status == 201 && redeemed.json["person"]?["role"] == "admin", "\(redeemed.text)")
+        kill(first.process.processIdentifier, SIGTERM)
+        first.process.waitUntilExit()
+
+        // An admin exists now: the next start prints the ready line only.
+        let second = try ServeProcess.start(executable: Self.executable.path, environment: env)
+        kill(second.process.processIdentifier, SIGTERM)
+        second.process.waitUntilExit()
+        #expect(second.output.readDataToEndOfFile().isEmpty)
+
+        // `person invite` prints a link at any time, alone on stdout.
+        let invite = try run(["person", "invite", "--role", "therapist", "--care-team", "nope"], environment: env)
+        #expect(invite.status != 0 && invite.stdout.isEmpty)
+        let admin = try run(["person", "invite", "--role", "admin", "--display-name", "Ops"], environment: env)
+        #expect(admin.status == 0 && admin.stdout.hasPrefix("http://127.0.0.1:8080/invite#") && admin.stdout.split(separator: "\n").count == 1,
+                "\(admin.stdout) \(admin.stderr)")
     }
 
 }

@@ -10,8 +10,9 @@ public enum AccessStoreError: Error, Hashable, Sendable {
     case erased(String)
 }
 
-/// Patients, care teams, tokens and audit records. Methods are blocking and thread-safe.
-public protocol AccessStore: Sendable {
+/// Patients, care teams, tokens and audit records, and the people who sign in (`PersonStore`). Methods are
+/// blocking and thread-safe.
+public protocol AccessStore: PersonStore {
     /// Creates a patient; `alreadyExists` when the id is taken.
     func createPatient(_ patient: PatientRecord) throws
     /// The patient, or nil.

@@ -39,5 +39,16 @@ public struct APILimits: Sendable, Hashable {
     public var failedAuthPerSecond: Double = 10
     /// Failed authentications a client address may spend at once.
     public var failedAuthBurst: Double = 100
+    /// Failed sign-ins per second one account earns; 0 disables that limit.
+    public var failedSignInPerAccountPerSecond: Double = 10.0 / 60
+    /// Failed sign-ins one account may spend at once.
+    public var failedSignInPerAccountBurst: Double = 10
+    /// Session timeouts and invitation lifetime.
+    public var sessions = SessionPolicy()
+    /// The proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.
+    public var trustedProxies: [AddressRange] = []
+    /// The public origins (`https://caresync.example.org`) of browser pages: CSRF checks accept these, and
+    /// invitation links start with the first; empty: the request's own origin.
+    public var publicOrigins: [String] = []
     public init() {}
 }

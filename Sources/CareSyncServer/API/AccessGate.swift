@@ -12,8 +12,16 @@ struct AccessGate: Sendable {
     let metrics: ServerMetrics
     /// Each token's request budget.
     let tokenBudget: RateLimiter
-    /// Each client address's budget of failed authentications.
+    /// Each client address's budget of failed authentications (invitation redemptions and sign-ins count too).
     let failedAuthBudget: RateLimiter
+    /// Each account's budget of failed sign-ins (the sign-in methods key it by person or credential).
+    let accountBudget: RateLimiter
+    /// People, invitations and sessions.
+    let people: People
+    /// The proxies whose `X-Forwarded-*` headers are believed.
+    let trustedProxies: [AddressRange]
+    /// The origins (`scheme://host[:port]`) a cookie-authenticated unsafe request may come from; empty: its own.
+    let allowedOrigins: [String]
 
     /// The failed-authentication key of a request whose client address is not known.
     static let unknownAddress = "unknown"
@@ -25,7 +33,14 @@ struct AccessGate: Sendable {
     /// success gives it back: concurrent bad tokens cannot all pass a check made before any of them is
     /// charged. A request without a known address shares one budget with every other such request.
     func authenticate(authorization: String?, peer: String? = nil) async throws -> Principal {
-        let address = peer.map(PeerAddress.host(of:)) ?? Self.unknownAddress
+        try await authenticate(Credentials(authorization: authorization, peer: peer))
+    }
+
+    /// The caller presenting `credentials` (a bearer token, else a session cookie), or 401; 403 for a
+    /// cookie-authenticated unsafe request from another origin or without its CSRF token; 429 as above.
+    func authenticate(_ credentials: Credentials) async throws -> Principal {
+        try credentials.requireSameSite(allowedOrigins)
+        let address = credentials.transport.address
         if let seconds = failedAuthBudget.spend(address) {
             metrics.rateLimited(reason: "failedAuth")
             throw HTTPError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
@@ -34,7 +49,7 @@ struct AccessGate: Sendable {
         let authenticator = self.authenticator
         let principal: Principal
         do {
-            principal = try await calls.blocking { try authenticator.authenticate(authorization: authorization, now: now) }
+            principal = try await calls.blocking { try authenticator.authenticate(credentials, now: now) }
         } catch let error as HTTPError where error.status == .unauthorized {
             throw error
         } catch {
@@ -52,6 +67,6 @@ struct AccessGate: Sendable {
     /// The caller of a request, or 401 (or 429, as above).
     func authenticate(_ request: Request, _ context: APIContext) async throws -> Principal {
         if let known = context.principal { return known }
-        return try await authenticate(authorization: request.header("Authorization"), peer: request.remoteAddress)
+        return try await authenticate(Credentials(head: request.head, trusted: trustedProxies))
     }
 }

@@ -17,6 +17,8 @@ public final class CareSyncAPI: Sendable {
     let enrolments: (any EnrolmentStore)?
     /// Operator actions over the access store.
     let admin: AccessAdmin
+    /// People, invitations and sessions: the seam every sign-in method calls (`People.startSession(for:now:)`).
+    public let people: People
     /// Runs blocking store work off the cooperative pool (the idempotency purge uses it too).
     let executor: BlockingExecutor
     let logger: Logger
@@ -48,12 +50,18 @@ public final class CareSyncAPI: Sendable {
         let calls = StoreCalls(executor: executor, metrics: metrics)
         let anchors = AnchorWire(key: store.anchorKey)
         let audit = AuditLog(store: access, logger: logger)
+        let people = People(store: access, policy: limits.sessions)
+        self.people = people
         let gate = AccessGate(
-            authenticator: Authenticator(store: access), audit: audit, calls: calls, clock: clock, metrics: metrics,
+            authenticator: Authenticator(store: access, people: people), audit: audit, calls: calls, clock: clock, metrics: metrics,
             tokenBudget: RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock),
-            failedAuthBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock))
+            failedAuthBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock),
+            accountBudget: RateLimiter(perSecond: limits.failedSignInPerAccountPerSecond, burst: limits.failedSignInPerAccountBurst,
+                                       clock: rateLimitClock),
+            people: people, trustedProxies: limits.trustedProxies,
+            allowedOrigins: limits.publicOrigins.compactMap(Credentials.origin(of:)))
         self.gate = gate
-        let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock),
+        let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people),
                                   limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedReads(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
@@ -92,10 +100,10 @@ public final class CareSyncAPI: Sendable {
             + EnrolmentController(gate: gate, admin: admin, enrolments: enrolments, calls: calls, clock: clock, settings: enrolment,
                                   redeemBudget: RateLimiter(perSecond: enrolment.redeemPerMinute / 60, burst: enrolment.redeemBurst,
                                                             clock: rateLimitClock)).routes
+            + SessionController(gate: gate, calls: calls, clock: clock).routes
+            + PeopleController(gate: gate, calls: calls, clock: clock, notifier: store.notifier,
+                               linkOrigin: limits.publicOrigins.first).routes
     }
-
-    /// The API paths answered without a bearer token: each limits and audits its callers itself.
-    static let tokenlessPaths: Set<String> = ["/v1/enrolments/redeem"]
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
     var anchors: AnchorWire { reader.anchors }
@@ -107,6 +115,9 @@ public final class CareSyncAPI: Sendable {
     var tokenWaits: TokenWaits { reader.tokenWaits }
     /// Requests waiting for a change now: parked long polls and open event streams.
     var parkedCount: Int { reader.parkedCount }
+
+    /// The paths under `/v1` the head filter lets through unauthenticated: their handlers admit the caller themselves.
+    static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath, "/v1/enrolments/redeem"]
 
     /// Wakes parked long polls and ends event streams (shutdown).
     public func shutdown() {

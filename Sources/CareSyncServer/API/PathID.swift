@@ -10,7 +10,7 @@ enum PathID {
         switch name {
         case "patientId": return AccessAdmin.isValidName(value, max: 64)
         case "name": return AccessAdmin.isValidName(value, max: 100)
-        case "tokenId", "enrolmentId": return value.utf8.count == 16 && value.utf8.allSatisfy(isLowerHex)
+        case "tokenId", "enrolmentId", "personId", "sessionId": return value.utf8.count == 16 && value.utf8.allSatisfy(isLowerHex)
         case "webhookId": return value.utf8.count == 19 && value.hasPrefix("wh_") && value.utf8.dropFirst(3).allSatisfy(isLowerHex)
         case "syncIdentifier":
             return !value.isEmpty && value.utf8.count <= SampleValidator.maxSyncIdentifierBytes / 2 && !InvisibleCharacters.occur(in: value)
@@ -25,6 +25,8 @@ enum PathID {
         case "name": HTTPError.notFound("No such care team: a name is 1–100 characters of A–Z, a–z, 0–9, '.', '_' or '-'.")
         case "tokenId": HTTPError.notFound("No such token: a token id is 16 hexadecimal digits.")
         case "enrolmentId": HTTPError.notFound("No such enrolment: an enrolment id is 16 hexadecimal digits.")
+        case "personId": HTTPError.notFound("No such person: a person id is 16 hexadecimal digits.")
+        case "sessionId": HTTPError.notFound("No such session: a session id is 16 hexadecimal digits.")
         case "webhookId": HTTPError.notFound("No such webhook: a webhook id is 'wh_' and 16 hexadecimal digits.")
         default: HTTPError.notFound("No such \(name): it breaks the rule of its kind of id.")
         }

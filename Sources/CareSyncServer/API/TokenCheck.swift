@@ -8,11 +8,17 @@ struct TokenCheck: Sendable {
     let access: any AccessStore
     let calls: StoreCalls
     let clock: @Sendable () -> Date
+    /// Sessions, for callers signed in with a browser.
+    let people: People
 
     /// Whether `principal`'s token still grants access: its stored record is neither revoked nor expired now.
     /// One read by primary key.
     func stillValid(_ principal: Principal) async throws -> Bool {
         let now = clock()
+        if let session = principal.session {
+            let people = self.people
+            return try await calls.blocking { try people.stillOpen(session, now: now) != nil }
+        }
         if let expires = principal.token.expiresAt, expires <= now { return false }
         let access = self.access, id = principal.tokenID
         guard let record = try await calls.blocking({ try access.token(id: id) }), record.revokedAt == nil else { return false }
@@ -29,7 +35,7 @@ struct TokenCheck: Sendable {
     /// The longest a wait of `principal` may park, `limit` or less: it wakes when the token expires.
     func parkingTime(_ principal: Principal, limit: Duration) -> Double {
         let left = Self.seconds(limit)
-        guard let expires = principal.token.expiresAt else { return left }
+        guard let expires = principal.session?.expiresAt ?? principal.token.expiresAt else { return left }
         return max(0, min(left, expires.timeIntervalSince(clock())))
     }
 

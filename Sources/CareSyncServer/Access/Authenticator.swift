@@ -3,15 +3,30 @@ import Synchronization
 import Foundation
 import CareSyncCore
 
-/// Turns an `Authorization` header into a `Principal`, and decides whether it reaches a patient.
+/// Turns a request's credentials (a bearer token or a session cookie) into a `Principal`, and decides whether it
+/// reaches a patient.
 public final class Authenticator: Sendable {
     let store: any AccessStore
+    /// Sessions of people signed in with a browser.
+    let people: People
     /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only ever added,
     /// except by an erasure, which forgets its patient here (`forget`), so a positive answer stays true until then.
     private let provenReach = Mutex(Set<String>())
 
     /// Checks tokens and reach against `store`.
-    public init(store: any AccessStore) { self.store = store }
+    public init(store: any AccessStore, people: People? = nil) { self.store = store; self.people = people ?? People(store: store) }
+
+    /// The caller presenting `credentials`: a bearer token when there is an `Authorization` header, else the session
+    /// its cookie names; 401 when neither is there or valid. (The CSRF defence is `Credentials.requireSameSite`.)
+    public func authenticate(_ credentials: Credentials, now: Date) throws -> Principal {
+        if credentials.hasBearer || credentials.sessionSecret == nil {
+            return try authenticate(authorization: credentials.authorization, now: now)
+        }
+        guard let secret = credentials.sessionSecret, let opened = try people.openSession(secret: secret, now: now) else {
+            throw HTTPError.unauthorized("The session is invalid, has ended or has timed out; sign in again.")
+        }
+        return Principal(person: opened.person, session: opened.session)
+    }
 
     /// Whether `requireReach` already succeeded for this kind of reach (no store read needed).
     public func isKnownInReach(_ principal: Principal, patient: String) -> Bool {

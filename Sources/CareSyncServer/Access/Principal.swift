@@ -1,10 +1,16 @@
 import Foundation
 import CareSyncCore
 
-/// The authenticated caller of one request: its token's role, reach, source and type permissions.
+/// The authenticated caller of one request: its token's role, reach, source and type permissions. A person signed in
+/// with a browser session is a caller too: their record stands in as a token of their role and care teams
+/// (`init(person:session:)`), so every check after authentication is the one bearer tokens pass.
 public struct Principal: Sendable, Hashable {
-    /// The token's stored record.
+    /// The token's stored record (for a session: the one `init(person:session:)` derives from the person).
     public var token: TokenRecord
+    /// The person, when the caller came with a session cookie.
+    public var person: PersonRecord?
+    /// The session, when the caller came with a session cookie.
+    public var session: SessionRecord?
     /// The token id, for audit and logs.
     public var tokenID: String { token.id }
     /// The role.
@@ -14,6 +20,19 @@ public struct Principal: Sendable, Hashable {
 
     /// The caller holding `token`.
     public init(token: TokenRecord) { self.token = token }
+
+    /// The caller signed in as `person` with `session`: the reach and role of a token of the person's role and care
+    /// teams, every type readable and writable, `p:<person id>` in audit records and `person.<id>` as source.
+    public init(person: PersonRecord, session: SessionRecord) {
+        self.token = TokenRecord(id: Self.personTokenID(person.id), secretHash: [], role: person.role, patient: nil,
+                                 careTeams: person.careTeams, source: "person.\(person.id)", readTypes: nil, writeTypes: nil,
+                                 createdAt: person.createdAt, expiresAt: nil)
+        self.person = person
+        self.session = session
+    }
+
+    /// How audit records, logs and budgets name a person: `p:` and their id (never a session's id or secret).
+    public static func personTokenID(_ personID: String) -> String { "p:" + personID }
 
     /// Whether the token may read samples of `type`; a correlation needs every one of its components, as
     /// HealthKit authorizes a correlation's quantity types, never the correlation itself.

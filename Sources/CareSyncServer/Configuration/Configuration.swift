@@ -56,6 +56,12 @@ public struct Configuration: Sendable, Equatable {
     public var exportExpiryMinutes = 60
     /// Device enrolment: code lifetime, the origin of enrolment links, the redemption budget per client address.
     public var enrolment = Enrolment()
+    /// The public origins of the web app (`https://caresync.example.org`); empty: each request's own.
+    public var publicOrigins: [String] = []
+    /// Addresses or CIDR ranges of the proxies whose `X-Forwarded-*` headers are believed.
+    public var trustedProxies: [AddressRange] = []
+    /// Browser session timeouts and the invitation lifetime.
+    public var sessions = SessionPolicy()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).

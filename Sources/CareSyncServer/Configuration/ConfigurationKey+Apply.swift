@@ -101,6 +101,21 @@ extension ConfigurationKey {
             configuration.enrolment.publicUrl = url
         case .enrolmentRedeemPerMinute: configuration.enrolment.redeemPerMinute = try integer(0...100_000)
         case .enrolmentRedeemBurst: configuration.enrolment.redeemBurst = try integer(1...100_000)
+        case .publicOrigins:
+            let list = Self.list(value)
+            guard let list, list.allSatisfy(Configuration.isPublicOrigin) else {
+                throw invalid(value, source, "comma-separated http:// or https:// origins such as https://caresync.example.org")
+            }
+            configuration.publicOrigins = list
+        case .trustedProxies:
+            let ranges = Self.list(value)?.map(AddressRange.init)
+            guard let ranges, ranges.allSatisfy({ $0 != nil }) else {
+                throw invalid(value, source, "comma-separated IP addresses or CIDR ranges such as 10.0.0.0/8, ::1")
+            }
+            configuration.trustedProxies = ranges.compactMap { $0 }
+        case .sessionsIdleMinutes: configuration.sessions.idleTimeout = TimeInterval(try integer(1...1440) * 60)
+        case .sessionsAbsoluteHours: configuration.sessions.absoluteTimeout = TimeInterval(try integer(1...168) * 3600)
+        case .invitationsLifetimeHours: configuration.sessions.invitationLifetime = TimeInterval(try integer(1...720) * 3600)
         case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
         case .webhooksTimeoutSeconds: configuration.webhooks.timeout = .seconds(try integer(1...300))
         case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
@@ -163,6 +178,11 @@ extension ConfigurationKey {
         case .enrolmentPublicUrl: return string(configuration.enrolment.publicUrl)
         case .enrolmentRedeemPerMinute: return String(configuration.enrolment.redeemPerMinute)
         case .enrolmentRedeemBurst: return String(configuration.enrolment.redeemBurst)
+        case .publicOrigins: return string(configuration.publicOrigins.joined(separator: ","))
+        case .trustedProxies: return string(configuration.trustedProxies.map(\.description).joined(separator: ","))
+        case .sessionsIdleMinutes: return String(Int(configuration.sessions.idleTimeout / 60))
+        case .sessionsAbsoluteHours: return String(Int(configuration.sessions.absoluteTimeout / 3600))
+        case .invitationsLifetimeHours: return String(Int(configuration.sessions.invitationLifetime / 3600))
         case .webhooksAllowPrivateAddresses: return String(configuration.webhooks.allowPrivateAddresses)
         case .webhooksTimeoutSeconds: return seconds(configuration.webhooks.timeout)
         case .webhooksRetryInitialSeconds: return seconds(configuration.webhooks.retryInitial)
@@ -173,6 +193,11 @@ extension ConfigurationKey {
         case .logLevel: return string(configuration.logLevel.rawValue)
         case .logFormat: return string(configuration.logFormat.rawValue)
         }
+    }
+
+    /// A comma-separated list (empty items dropped); nil when `value` is not a string.
+    static func list(_ value: ConfigurationValue) -> [String]? {
+        value.stringValue.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     }
 
     /// The error for a value this key does not accept.

@@ -42,6 +42,11 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case enrolmentPublicUrl = "enrolment.publicUrl"
     case enrolmentRedeemPerMinute = "enrolment.redeemPerMinute"
     case enrolmentRedeemBurst = "enrolment.redeemBurst"
+    case publicOrigins
+    case trustedProxies
+    case sessionsIdleMinutes = "sessions.idleMinutes"
+    case sessionsAbsoluteHours = "sessions.absoluteHours"
+    case invitationsLifetimeHours = "invitations.lifetimeHours"
     case webhooksAllowPrivateAddresses = "webhooks.allowPrivateAddresses"
     case webhooksTimeoutSeconds = "webhooks.timeoutSeconds"
     case webhooksRetryInitialSeconds = "webhooks.retryInitialSeconds"
@@ -137,6 +142,11 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .enrolmentPublicUrl: "The public origin of enrolment links (https://caresync.example.org); empty: http:// and the request's Host."
         case .enrolmentRedeemPerMinute: "Enrolment redemption attempts per minute each client address earns (429 past it); 0 disables."
         case .enrolmentRedeemBurst: "Enrolment redemption attempts a client address may make at once."
+        case .publicOrigins: "Comma-separated public origins of the web app (https://caresync.example.org): CSRF checks accept these, invitation links use the first; empty: the request's own."
+        case .trustedProxies: "Comma-separated addresses or CIDR ranges of TLS proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: none."
+        case .sessionsIdleMinutes: "Minutes (1...1440) a browser session may stay unused before it ends."
+        case .sessionsAbsoluteHours: "Hours (1...168) after sign-in a browser session ends, however used."
+        case .invitationsLifetimeHours: "Hours (1...720) an invitation link works."
         case .webhooksAllowPrivateAddresses: "true lets webhook URLs name loopback, private, link-local and unspecified addresses (refused by default)."
         case .webhooksTimeoutSeconds: "Whole seconds (1...300) one webhook delivery attempt may take before it counts as failed."
         case .webhooksRetryInitialSeconds: "Backoff ceiling in seconds of a webhook's first retry; it doubles per retry (full jitter)."

@@ -8,10 +8,10 @@ struct AuthenticationHeadFilter: RequestHeadFilter {
     let api: CareSyncAPI
 
     func acceptHead(_ head: RequestHead, context: inout RequestContext) async throws {
-        guard head.path == "/v1" || head.path.hasPrefix("/v1/"), !CareSyncAPI.tokenlessPaths.contains(head.path) else { return }
+        guard head.path == "/v1" || head.path.hasPrefix("/v1/"), !CareSyncAPI.unauthenticatedPaths.contains(head.path) else { return }
         let principal: Principal
         do {
-            principal = try await api.authenticate(authorization: head.headers[.authorization], peer: head.remoteAddress)
+            principal = try await api.gate.authenticate(Credentials(head: head, trusted: api.gate.trustedProxies))
         } catch {
             throw api.answer(error)
         }

@@ -128,6 +128,9 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     enrolment.publicURL = configuration.enrolment.publicUrl.isEmpty ? nil : configuration.enrolment.publicUrl
     enrolment.redeemPerMinute = Double(configuration.enrolment.redeemPerMinute)
     enrolment.redeemBurst = Double(configuration.enrolment.redeemBurst)
+    limits.sessions = configuration.sessions
+    limits.trustedProxies = configuration.trustedProxies
+    limits.publicOrigins = configuration.publicOrigins
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
