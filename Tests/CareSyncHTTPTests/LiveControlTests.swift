@@ -127,7 +127,7 @@ extension LiveTests {
             let clock = ContinuousClock()
             let started = clock.now
             await server.shutdown(gracePeriod: .milliseconds(200))
-            #expect(clock.now - started < .seconds(2))
+            #expect(clock.now - started < .seconds(15), "the grace period, not the handler's 30 s, ends the shutdown")
             #expect(client.isClosed())
         }
 

@@ -225,14 +225,14 @@ import CareSyncTestSupport
             _ = try #require(try await stream.next())
             try await Eventually.until { server.app.api.notifier.waiterCount == 1 }
             let started = ContinuousClock.now
-            async let stopped: Void = server.app.shutdown(gracePeriod: .seconds(5))
-            let rest = try await stream.read { _ in ContinuousClock.now - started > .seconds(10) }
+            async let stopped: Void = server.app.shutdown(gracePeriod: .seconds(20))
+            let rest = try await stream.read { _ in ContinuousClock.now - started > .seconds(25) }
             let ended = ContinuousClock.now - started
             stream.close()
             await stopped
             #expect(rest.isEmpty)
             #expect(stream.endedCleanly, "shutdown should end the stream with its last chunk")
-            #expect(ended < .seconds(2), "the stream should end at once, not at the grace period (\(ended))")
+            #expect(ended < .seconds(10), "the stream should end at once, not at the grace period (\(ended))")
         }
     }
 

@@ -23,7 +23,8 @@ import CareSyncTestSupport
             let finished = ContinuousClock.now
             #expect(reply.status == 200)
             #expect(reply.json["samples"]?.arrayValue?.map { $0["value"] } == [42])
-            #expect(finished - committed < .seconds(2), "the poll should wake on the commit, not at its 20 s deadline")
+            // Half the 20 s deadline a missing wake-up waits for: the wake-up itself is measured by bench/, not here.
+            #expect(finished - committed < .seconds(10), "the poll should wake on the commit, not at its 20 s deadline")
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
         let start = ContinuousClock.now
         let outcome = HealthProbe(host: "127.0.0.1", port: server.port, timeout: .milliseconds(300)).run()
         #expect(outcome == .failed("timed out"))
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(10), "the 300 ms timeout, not the silent server, ends the probe")
     }
 
     @Test(arguments: [
