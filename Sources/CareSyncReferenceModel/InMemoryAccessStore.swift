@@ -27,6 +27,15 @@ public final class InMemoryAccessStore: AccessStore {
     }
     public func patient(id: String) throws -> PatientRecord? { state.withLock { $0.patients[id] } }
     public func patients() throws -> [PatientRecord] { state.withLock { $0.patients.values.sorted { $0.id < $1.id } } }
+    public func updatePatient(id: String, timeZone: String, displayName: String) throws -> PatientRecord? {
+        state.withLock { s in
+            guard var patient = s.patients[id] else { return nil }
+            patient.timeZone = timeZone
+            patient.displayName = displayName
+            s.patients[id] = patient
+            return patient
+        }
+    }
     public func createCareTeam(name: String, now: Date) throws {
         try state.withLock { s in
             guard s.teams[name] == nil else { throw AccessStoreError.alreadyExists("care team \(name)") }

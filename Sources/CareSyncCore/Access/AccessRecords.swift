@@ -8,8 +8,12 @@ public struct PatientRecord: Hashable, Sendable {
     public var timeZone: String
     /// When the patient was created.
     public var createdAt: Date
+    /// The name people see for the patient (set by an admin; empty when none is set).
+    public var displayName: String
     /// A patient record.
-    public init(id: String, timeZone: String, createdAt: Date) { self.id = id; self.timeZone = timeZone; self.createdAt = createdAt }
+    public init(id: String, timeZone: String, createdAt: Date, displayName: String = "") {
+        self.id = id; self.timeZone = timeZone; self.createdAt = createdAt; self.displayName = displayName
+    }
 }
 
 /// A care team: a named set of patients that its therapists may read.

@@ -19,6 +19,8 @@ public protocol AccessStore: PersonStore {
     func patient(id: String) throws -> PatientRecord?
     /// Every patient, by id.
     func patients() throws -> [PatientRecord]
+    /// Sets a patient's time zone and display name; the updated record, or nil when there is no such patient.
+    func updatePatient(id: String, timeZone: String, displayName: String) throws -> PatientRecord?
     /// Creates a care team; `alreadyExists` when the name is taken.
     func createCareTeam(name: String, now: Date) throws
     /// Adds a patient to a team (idempotent); `missing` when either does not exist.

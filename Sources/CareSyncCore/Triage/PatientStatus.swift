@@ -26,6 +26,8 @@ public struct PatientStatus: Hashable, Sendable {
     public var attention: Attention
     /// The patient's unresolved alerts (open and acknowledged), newest first; filled in by the caller (`withAlerts`).
     public var alerts: [Alert] = []
+    /// The name people see for the patient (empty when none is set).
+    public var displayName = ""
 
     /// A status.
     public init(patient: String, timeZone: String, now: Date, sources: [SourceStatus], windowStart: CalendarDay, today: CalendarDay,

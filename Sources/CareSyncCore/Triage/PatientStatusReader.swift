@@ -45,8 +45,10 @@ public struct PatientStatusReader: Sendable {
         let walk = try Self.mayRead(.sixMinuteWalkTestDistance, readable) ? latestWalk(patient: patient.id) : nil
         let attention = Attention(silentSources: sources.filter(\.silent).count, noDevice: bySource.isEmpty,
                                   daysWithoutDataLastWeek: missingLastWeek, walkDeclined: (walk?.change ?? 0) < 0)
-        return PatientStatus(patient: patient.id, timeZone: zone.identifier, now: now, sources: sources, windowStart: windowStart,
-                             today: today, daysWithData: days.sorted(), gaps: gaps, weeks: weeks, walkTest: walk, attention: attention)
+        var status = PatientStatus(patient: patient.id, timeZone: zone.identifier, now: now, sources: sources, windowStart: windowStart,
+                                   today: today, daysWithData: days.sorted(), gaps: gaps, weeks: weeks, walkTest: walk, attention: attention)
+        status.displayName = patient.displayName
+        return status
     }
 
     /// Whether `type` is within `readable` (nil: every type).

@@ -15,8 +15,8 @@ public final class PostgresAccessStore: AccessStore {
 
     public func createPatient(_ p: PatientRecord) throws {
         try database.write { db in
-            let inserted = try db.query("INSERT INTO patients (id, time_zone, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                                        [.text(p.id), .text(p.timeZone), .int64(Self.ms(p.createdAt))]).affected
+            let inserted = try db.query("INSERT INTO patients (id, time_zone, created_at, display_name) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                                        [.text(p.id), .text(p.timeZone), .int64(Self.ms(p.createdAt)), .text(p.displayName)]).affected
             guard inserted == 1 else { throw AccessStoreError.alreadyExists("patient \(p.id)") }
             // After the insert, which waits for an erasure holding the row: the check then sees that erasure committed.
             guard try db.query("SELECT 1 FROM erased_patients WHERE id = $1", [.text(p.id)]).count == 0 else {
@@ -27,16 +27,23 @@ public final class PostgresAccessStore: AccessStore {
 
     public func patient(id: String) throws -> PatientRecord? {
         try database.read { db in
-            try db.query("SELECT id, time_zone, created_at FROM patients WHERE id = $1", [.text(id)]).first(Self.patientRow)
+            try db.query("SELECT id, time_zone, created_at, display_name FROM patients WHERE id = $1", [.text(id)]).first(Self.patientRow)
         }
     }
 
     public func patients() throws -> [PatientRecord] {
-        try database.read { db in try db.query("SELECT id, time_zone, created_at FROM patients ORDER BY id").map(Self.patientRow) }
+        try database.read { db in try db.query("SELECT id, time_zone, created_at, display_name FROM patients ORDER BY id").map(Self.patientRow) }
     }
 
     static func patientRow(_ r: PostgresRow) throws -> PatientRecord {
-        PatientRecord(id: try r.string(0), timeZone: try r.string(1), createdAt: date(try r.int64(2)))
+        PatientRecord(id: try r.string(0), timeZone: try r.string(1), createdAt: date(try r.int64(2)), displayName: try r.string(3))
+    }
+
+    public func updatePatient(id: String, timeZone: String, displayName: String) throws -> PatientRecord? {
+        try database.write { db in
+            try db.query("UPDATE patients SET time_zone = $1, display_name = $2 WHERE id = $3 RETURNING id, time_zone, created_at, display_name",
+                         [.text(timeZone), .text(displayName), .text(id)]).first(Self.patientRow)
+        }
     }
 
     public func createCareTeam(name: String, now: Date) throws {

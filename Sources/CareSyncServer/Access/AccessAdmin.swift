@@ -36,16 +36,33 @@ public struct AccessAdmin: Sendable {
 
     /// Creates a patient with an IANA time zone (default UTC).
     @discardableResult
-    public func createPatient(id: String, timeZone: String?, now: Date) throws -> PatientRecord {
+    public func createPatient(id: String, timeZone: String?, displayName: String = "", now: Date) throws -> PatientRecord {
         guard Self.isValidName(id, max: 64) else {
             throw HTTPError.invalidParameter("id", "a patient id is 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
         }
         let zone = timeZone ?? "UTC"
-        guard TimeZone(identifier: zone) != nil else { throw HTTPError.invalidParameter("timeZone", "unknown time zone '\(zone)'") }
-        let record = PatientRecord(id: id, timeZone: zone, createdAt: now)
+        try Self.validatePatient(timeZone: zone, displayName: displayName)
+        let record = PatientRecord(id: id, timeZone: zone, createdAt: now, displayName: displayName)
         do { try store.createPatient(record) } catch AccessStoreError.alreadyExists { throw HTTPError.conflict("Patient \(id) exists already.") }
         catch AccessStoreError.erased { throw HTTPError.conflict("Patient \(id) was erased; an erased id never names a patient again.") }
         return record
+    }
+
+    /// Sets a patient's time zone and display name, each kept when nil; 404 for no such patient, 422 for bad values.
+    public func updatePatient(id: String, timeZone: String?, displayName: String?) throws -> PatientRecord {
+        guard let current = try store.patient(id: id) else { throw HTTPError.notFound("No such patient.") }
+        let zone = timeZone ?? current.timeZone, name = displayName ?? current.displayName
+        try Self.validatePatient(timeZone: zone, displayName: name)
+        guard let updated = try store.updatePatient(id: id, timeZone: zone, displayName: name) else { throw HTTPError.notFound("No such patient.") }
+        return updated
+    }
+
+    /// 422 for an unknown time zone or a display name over 100 bytes or with control or format characters.
+    static func validatePatient(timeZone: String, displayName: String) throws {
+        guard TimeZone(identifier: timeZone) != nil else { throw HTTPError.invalidParameter("timeZone", "unknown time zone '\(timeZone)'") }
+        guard displayName.utf8.count <= 100, !InvisibleCharacters.occur(in: displayName) else {
+            throw HTTPError.invalidParameter("displayName", "a display name is 0–100 bytes without control or format characters")
+        }
     }
 
     /// Creates a care team.

@@ -19,6 +19,7 @@ struct AdminController: Sendable {
             APIRoute(.post, "/v1/patients", createPatient),
             APIRoute(.get, "/v1/patients", listPatients),
             APIRoute(.get, "/v1/patients/{patientId}", getPatient),
+            APIRoute(.patch, "/v1/patients/{patientId}", updatePatient),
             APIRoute(.post, "/v1/care-teams", createCareTeam),
             APIRoute(.get, "/v1/care-teams", listCareTeams),
             APIRoute(.post, "/v1/care-teams/{name}/patients", addCareTeamPatient),
@@ -29,19 +30,17 @@ struct AdminController: Sendable {
         ]
     }
 
-    /// POST /v1/patients `{"id","timeZone"}` → 201.
+    /// POST /v1/patients `{"id","timeZone","displayName"}` → 201.
     func createPatient(_ request: Request, _ context: APIContext) async throws -> Response {
         let body = try? request.jsonBody()
         return try await gate.adminScoped(request, context, action: "admin.patient.create",
                                    patient: PathID.auditPatient(body?["id"]?.stringValue)) { _ in
             let o = try request.jsonBody()
             guard let id = o["id"]?.stringValue else { throw HTTPError.invalidParameter("id", "a patient id string is required") }
-            let zone = o["timeZone"]?.stringValue
-            if let given = o["timeZone"], given != .null, zone == nil {
-                throw HTTPError.invalidParameter("timeZone", "must be an IANA time zone name string")
-            }
+            let zone = try Self.optionalString(o, "timeZone", "must be an IANA time zone name string")
+            let name = try Self.optionalString(o, "displayName", "must be a string")
             let admin = self.admin, now = self.clock()
-            let record = try await self.calls.blocking { try admin.createPatient(id: id, timeZone: zone, now: now) }
+            let record = try await self.calls.blocking { try admin.createPatient(id: id, timeZone: zone, displayName: name ?? "", now: now) }
             return Response.json(AccessWire.encode(record), status: .created)
         }
     }

@@ -5,7 +5,8 @@ import CareSyncHTTP
 enum AccessWire {
     /// A patient as the API answers it.
     static func encode(_ p: PatientRecord) -> JSONValue {
-        ["id": .string(p.id), "timeZone": .string(p.timeZone), "createdAt": .string(RFC3339.format(p.createdAt))]
+        ["id": .string(p.id), "timeZone": .string(p.timeZone), "displayName": .string(p.displayName),
+         "createdAt": .string(RFC3339.format(p.createdAt))]
     }
 
     /// A token as the API answers it: its record, without the secret or its hash.

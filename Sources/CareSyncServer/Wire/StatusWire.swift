@@ -6,7 +6,7 @@ enum StatusWire {
     /// One patient's status.
     static func encode(_ s: PatientStatus) -> JSONValue {
         [
-            "patient": .string(s.patient), "timeZone": .string(s.timeZone), "computedAt": .string(RFC3339.format(s.now)),
+            "patient": .string(s.patient), "displayName": .string(s.displayName), "timeZone": .string(s.timeZone), "computedAt": .string(RFC3339.format(s.now)),
             "sources": .array(s.sources.map(encode)),
             "window": ["start": .string(s.windowStart.description), "end": .string(s.today.description)],
             "daysWithData": .array(s.daysWithData.map { .string($0.description) }),

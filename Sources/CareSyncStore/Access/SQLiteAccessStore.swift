@@ -19,23 +19,30 @@ public final class SQLiteAccessStore: AccessStore {
             guard try db.scalarInt64("SELECT 1 FROM erased_patients WHERE id = ?", [.text(p.id)]) == nil else {
                 throw AccessStoreError.erased("patient \(p.id)")
             }
-            try db.execute("INSERT INTO patients (id, time_zone, created_at) VALUES (?, ?, ?)",
-                           [.text(p.id), .text(p.timeZone), .integer(Self.ms(p.createdAt))])
+            try db.execute("INSERT INTO patients (id, time_zone, created_at, display_name) VALUES (?, ?, ?, ?)",
+                           [.text(p.id), .text(p.timeZone), .integer(Self.ms(p.createdAt)), .text(p.displayName)])
         }
     }
 
     public func patient(id: String) throws -> PatientRecord? {
         try database.read { db in
-            try db.fetchOne("SELECT id, time_zone, created_at FROM patients WHERE id = ?", [.text(id)], Self.patientRow)
+            try db.fetchOne("SELECT id, time_zone, created_at, display_name FROM patients WHERE id = ?", [.text(id)], Self.patientRow)
         }
     }
 
     public func patients() throws -> [PatientRecord] {
-        try database.read { db in try db.fetchAll("SELECT id, time_zone, created_at FROM patients ORDER BY id", [], Self.patientRow) }
+        try database.read { db in try db.fetchAll("SELECT id, time_zone, created_at, display_name FROM patients ORDER BY id", [], Self.patientRow) }
     }
 
     static func patientRow(_ s: Statement) -> PatientRecord {
-        PatientRecord(id: s.string(0), timeZone: s.string(1), createdAt: date(s.int64(2)))
+        PatientRecord(id: s.string(0), timeZone: s.string(1), createdAt: date(s.int64(2)), displayName: s.string(3))
+    }
+
+    public func updatePatient(id: String, timeZone: String, displayName: String) throws -> PatientRecord? {
+        try database.write { db in
+            try db.execute("UPDATE patients SET time_zone = ?, display_name = ? WHERE id = ?", [.text(timeZone), .text(displayName), .text(id)])
+            return try db.fetchOne("SELECT id, time_zone, created_at, display_name FROM patients WHERE id = ?", [.text(id)], Self.patientRow)
+        }
     }
 
     public func createCareTeam(name: String, now: Date) throws {
