@@ -15,12 +15,12 @@ extension LiveTests {
             let (server, port) = try TestServer.start(headFilter: Self.authFilter)
             let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
-            #expect(try client.read().status == 100)
+            #expect(try await client.response().status == 100)
             client.send("body")
-            let reply = try client.read()
+            let reply = try await client.response()
             #expect(reply.status == 200)
             #expect(reply.text == "body")
-            #expect(!client.isClosed(within: 0.1))
+            #expect(await !client.closed(within: 0.1))
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -28,12 +28,12 @@ extension LiveTests {
             let (server, port) = try TestServer.start(headFilter: Self.authFilter)
             let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer bad\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
-            let reply = try client.read()
+            let reply = try await client.response()
             #expect(reply.status == 401)
             #expect(reply.header("WWW-Authenticate") == "Bearer")
             #expect(reply.header("Connection") == "close")
             #expect(reply.text.contains("\"code\":\"unauthorized\""))
-            #expect(client.isClosed())
+            #expect(await client.closed())
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -41,11 +41,11 @@ extension LiveTests {
             let (server, port) = try TestServer.start(headFilter: Self.authFilter)
             let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer bad\r\nContent-Length: 4\r\n\r\nbody")
-            let refused = try client.read()
+            let refused = try await client.response()
             #expect(refused.status == 401)
             #expect(refused.header("Connection") != "close")
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nContent-Length: 2\r\n\r\nok")
-            let reply = try client.read()
+            let reply = try await client.response()
             #expect(reply.status == 200)
             #expect(reply.text == "ok")
             await server.shutdown(gracePeriod: .seconds(1))
@@ -57,9 +57,9 @@ extension LiveTests {
             let (server, port) = try TestServer.start(configuration, headFilter: Self.authFilter)
             let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer good\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n")
-            let reply = try client.read()
+            let reply = try await client.response()
             #expect(reply.status == 413)
-            #expect(client.isClosed())
+            #expect(await client.closed())
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -71,16 +71,16 @@ extension LiveTests {
             let second = try TestHTTPClient(port: port)
             for client in [first, second] {
                 client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-                #expect(try client.read().status == 200)
+                #expect(try await client.response().status == 200)
             }
             let third = try TestHTTPClient(port: port)
             third.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            let reply = try third.read()
+            let reply = try await third.response()
             #expect(reply.status == 503)
             #expect(reply.text.contains("\"code\":\"unavailable\""))
-            #expect(third.isClosed())
+            #expect(await third.closed())
             first.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(try first.read().status == 200)
+            #expect(try await first.response().status == 200)
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -89,7 +89,7 @@ extension LiveTests {
             let busy = try TestHTTPClient(port: port)
             let idle = try TestHTTPClient(port: port)
             idle.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(try idle.read().status == 200)
+            #expect(try await idle.response().status == 200)
             busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
             // Shut down only once the slow request is in a handler (a request still unread in the
             // socket is, rightly, closed with its idle connection).
@@ -101,8 +101,8 @@ extension LiveTests {
             let started = clock.now
             async let stopped: Void = server.shutdown(gracePeriod: .seconds(20))
             // At once, not at the 20 s grace period (5 s of room for a loaded machine).
-            #expect(idle.isClosed(within: 5))
-            let reply = try busy.read()
+            #expect(await idle.closed(within: 5))
+            let reply = try await busy.response()
             #expect(reply.status == 200)
             #expect(reply.text == "slow")
             #expect(reply.header("Connection") == "close")
@@ -128,7 +128,7 @@ extension LiveTests {
             let started = clock.now
             await server.shutdown(gracePeriod: .milliseconds(200))
             #expect(clock.now - started < .seconds(15), "the grace period, not the handler's 30 s, ends the shutdown")
-            #expect(client.isClosed())
+            #expect(await client.closed())
         }
 
         @Test func thousandParkedRequestsHoldNoThreads() async throws {
@@ -158,7 +158,7 @@ extension LiveTests {
             #expect(parked.withLock { $0.count } == 1001)
             for continuation in parked.withLock({ list in defer { list = [] }; return list }) { continuation.resume() }
             for client in clients + [other] {
-                #expect(try client.read().text == "released")
+                #expect(try await client.response().text == "released")
             }
             await server.shutdown(gracePeriod: .seconds(1))
         }
@@ -183,10 +183,10 @@ extension LiveTests {
             // The one loop is not held by the parked handler: another connection is served.
             let client = try TestHTTPClient(port: port)
             client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi")
-            #expect(try client.read().text == "slow")
-            #expect(try client.read().text == "hi")
+            #expect(try await client.response().text == "slow")
+            #expect(try await client.response().text == "hi")
             released.continuation.yield()
-            #expect(try parked.read().text == "unparked")
+            #expect(try await parked.response().text == "unparked")
             await server.shutdown(gracePeriod: .seconds(1))
         }
     }
@@ -214,7 +214,7 @@ extension LiveTests {
             client.send("GET /held HTTP/1.1\r\nHost: a\r\n\r\n")
             for await _ in entered.stream { break }  // in flight when the signal arrives
             kill(getpid(), SIGUSR2)
-            let reply = try client.read()
+            let reply = try await client.response()
             #expect(reply.status == 200)
             #expect(reply.header("Connection") == "close")
             await running.value
@@ -243,13 +243,13 @@ extension LiveTests {
             for await _ in entered.stream { break }  // the one handler slot is taken
             let other = try TestHTTPClient(port: port)
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            let refused = try other.read()
+            let refused = try await other.response()
             #expect(refused.status == 503)
             #expect(refused.text.contains("\"code\":\"unavailable\""))
             gate.continuation.yield()
-            #expect(try parked.read().text == "done")
+            #expect(try await parked.response().text == "done")
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(try other.read().status == 200)
+            #expect(try await other.response().status == 200)
             await server.shutdown(gracePeriod: .seconds(1))
         }
     }

@@ -12,11 +12,11 @@ extension LiveTests {
             // Another client is served normally meanwhile.
             let other = try TestHTTPClient(port: port)
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(try other.read().status == 200)
-            let reply = try slow.read()
+            #expect(try await other.response().status == 200)
+            let reply = try await slow.response()
             #expect(reply.status == 408)
             #expect(reply.text.contains("\"code\":\"requestTimeout\""))
-            #expect(slow.isClosed())
+            #expect(await slow.closed())
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -30,9 +30,9 @@ extension LiveTests {
                 try await Task.sleep(for: .milliseconds(40))
                 if clock.now - started > .milliseconds(600) { break }
             }
-            let reply = try slow.read()
+            let reply = try await slow.response()
             #expect(reply.status == 408)
-            #expect(slow.isClosed())
+            #expect(await slow.closed())
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -40,9 +40,9 @@ extension LiveTests {
             let (server, port) = try TestServer.start(TestServer.shortDeadlines())
             let client = try TestHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
-            let reply = try client.read()
+            let reply = try await client.response()
             #expect(reply.status == 408)
-            #expect(client.isClosed())
+            #expect(await client.closed())
             await server.shutdown(gracePeriod: .seconds(1))
         }
 
@@ -50,10 +50,10 @@ extension LiveTests {
             let (server, port) = try TestServer.start(TestServer.shortDeadlines())
             let client = try TestHTTPClient(port: port)
             client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(try client.read().status == 200)
+            #expect(try await client.response().status == 200)
             // "Not before the deadline" is checked exactly with an injected clock (ConnectionDeadlineTests);
             // here, over a real socket: closed once it passes, with nothing written.
-            #expect(client.isClosed(within: 2))
+            #expect(await client.closed(within: 2))
             #expect(client.leftover.isEmpty)
             await server.shutdown(gracePeriod: .seconds(1))
         }

@@ -1,12 +1,19 @@
 import Foundation
+import CareSyncTestSupport
 import Testing
 @testable import CareSyncHTTP
 
 extension LiveTests {
     /// Real clients: curl and Python's http.client, spawned with Process.
     @Suite struct Tools {
-        /// Runs a program; returns its exit status and standard output.
-        static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
+        /// Runs a program on a thread of its own (the server under test needs the cooperative threads a blocked wait
+        /// would hold); returns its exit status and standard output.
+        static func run(_ executable: String, _ arguments: [String], input: Data? = nil) async throws -> (Int32, String) {
+            try await TestHTTPClient.onOwnThread { try runBlocking(executable, arguments, input: input) }
+        }
+
+        /// `run` on the calling thread.
+        static func runBlocking(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
@@ -34,7 +41,7 @@ extension LiveTests {
             let (server, port) = try TestServer.start()
             let base = "http://127.0.0.1:\(port)"
             // Two URLs in one curl run reuse one connection.
-            let (status, out) = try Self.run("/usr/bin/curl", ["-sS", "-v", "--compressed", "\(base)/big", "\(base)/hello", "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code} %{num_connects} %{size_download}\\n"])
+            let (status, out) = try await Self.run("/usr/bin/curl", ["-sS", "-v", "--compressed", "\(base)/big", "\(base)/hello", "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code} %{num_connects} %{size_download}\\n"])
             #expect(status == 0)
             // The gzipped body travels as fewer bytes than its 9,000 plain ones; the second URL reuses the connection.
             let lines = out.split(separator: "\n").map { $0.split(separator: " ") }
@@ -42,14 +49,14 @@ extension LiveTests {
             #expect(lines.first?.prefix(2) == ["200", "1"])
             #expect((Int(lines.first?.last ?? "") ?? 9000) < 1000)
             #expect(lines.last == ["200", "0", "5"])
-            let (_, inflated) = try Self.run("/usr/bin/curl", ["-sS", "--compressed", "\(base)/big"])
+            let (_, inflated) = try await Self.run("/usr/bin/curl", ["-sS", "--compressed", "\(base)/big"])
             #expect(inflated == String(repeating: "caresync ", count: 1000))
-            let (_, upload) = try Self.run("/usr/bin/curl", ["-sS", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-", "\(base)/echo"], input: Data("streamed upload".utf8))
+            let (_, upload) = try await Self.run("/usr/bin/curl", ["-sS", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-", "\(base)/echo"], input: Data("streamed upload".utf8))
             #expect(upload == "streamed upload")
-            let (_, head) = try Self.run("/usr/bin/curl", ["-sS", "-I", "\(base)/hello"])
+            let (_, head) = try await Self.run("/usr/bin/curl", ["-sS", "-I", "\(base)/hello"])
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(head.contains("Content-Length: 5\r\n"))
-            let (_, missing) = try Self.run("/usr/bin/curl", ["-sS", "-w", "|%{http_code}|%{content_type}", "\(base)/missing"])
+            let (_, missing) = try await Self.run("/usr/bin/curl", ["-sS", "-w", "|%{http_code}|%{content_type}", "\(base)/missing"])
             #expect(missing.hasSuffix("|404|application/problem+json"))
             await server.shutdown(gracePeriod: .seconds(1))
         }
@@ -77,7 +84,7 @@ extension LiveTests {
             out.append("same-socket" if c.sock is not None else "reconnected")
             print("|".join(out))
             """
-            let (status, out) = try Self.run("/usr/bin/python3", ["-c", script])
+            let (status, out) = try await Self.run("/usr/bin/python3", ["-c", script])
             #expect(status == 0)
             #expect(out == "200:hello|200:hello|200:hello|200:abc|200:zipped|200:gzip:9000|same-socket\n")
             #expect(server.connectionCount == 0 || server.connectionCount == 1)

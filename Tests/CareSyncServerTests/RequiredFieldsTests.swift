@@ -59,8 +59,10 @@ import Testing
                 }
             }
         }
-        // AlertRulesDraft is PUT: AlertRulesEndpointTests checks its one required field (`rules`).
-        let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption", "InvitationRedemption"])
+        // AlertRulesDraft is PUT: AlertRulesEndpointTests checks its one required field (`rules`). PatientUpdate (PATCH)
+        // requires no member: PatientUpdateTests checks what it refuses.
+        let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption",
+                                                            "InvitationRedemption", "PatientUpdate"])
         #expect(posted == covered)
     }
 

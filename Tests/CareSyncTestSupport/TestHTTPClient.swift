@@ -5,7 +5,7 @@ import Glibc
 
 /// The one test HTTP client: a blocking loopback socket that writes raw bytes and reads raw responses, so tests
 /// exercise the real listener, parser and writer. Keep-alive by default; `send(port:…)` is one request per connection.
-public final class TestHTTPClient {
+public final class TestHTTPClient: @unchecked Sendable {
     /// Why a read or connect failed.
     public enum Failure: Error, Sendable { case connect(Int32), closed, timeout, malformed(String) }
 
@@ -162,6 +162,17 @@ public final class TestHTTPClient {
 }
 
 extension TestHTTPClient {
+    /// `read` on a thread of its own: a blocked read must not hold one of the few cooperative threads that the server
+    /// under test (and every suite running beside this one) needs to answer it.
+    public func response(head: Bool = false) async throws -> TestReply {
+        try await Self.onOwnThread { try self.read(head: head) }
+    }
+
+    /// `isClosed` on a thread of its own, as `response`.
+    public func closed(within: Double = 1) async -> Bool {
+        (try? await Self.onOwnThread { self.isClosed(within: within) }) ?? false
+    }
+
     /// One request on a connection of its own (`Connection: close`), read on a thread of its own: a long poll must
     /// not hold one of the few threads of Dispatch's pool, which the server under test shares. Reads wait up to 90 s.
     public static func send(port: Int, method: String, path: String, headers: [(String, String)] = [],

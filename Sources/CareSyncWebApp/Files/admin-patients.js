@@ -1,6 +1,6 @@
 // Admin: patients (create, display name, time zone) and one patient's devices (enrol, last seen, revoke).
 import { el, fill } from './dom.js';
-import { actionForm, confirmButton, dataTable, field, onceBox, showError, when } from './admin.js';
+import { actionForm, confirmButton, dataTable, field, showError, when } from './admin.js';
 
 const LABELS = { id: 'Patient id', displayName: 'Name', timeZone: 'Time zone', patientId: 'Patient id' };
 const enc = encodeURIComponent;
