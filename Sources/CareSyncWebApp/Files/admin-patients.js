@@ -70,26 +70,33 @@ async function showPatient(detail, context, patient, careTeams) {
   await loadDevices(devices, client, patient).catch((error) => showError(devices, error, 'Devices could not be loaded'));
 }
 
-/** The patient's enrolled devices with last seen (their token's newest audit record) and state; pending codes; enrol. */
-export async function loadDevices(box, client, patient) {
+/**
+ * The patient's enrolled devices with when each was last seen and, for an admin, its token's state and a revoke button
+ * (an admin: the token's newest audit record; a therapist: the status answer's last sample write); pending codes; enrol.
+ */
+export async function loadDevices(box, client, patient, { admin = true } = {}) {
   const path = `/v1/patients/${enc(patient.id)}`;
-  const [{ devices }, { tokens }, { enrolments }] = await Promise.all([client.call('GET', `${path}/devices`),
-    client.call('GET', '/v1/tokens'), client.call('GET', `${path}/enrolments`)]);
-  const byId = new Map(tokens.map((t) => [t.id, t]));
-  const seen = await Promise.all(devices.map((d) => client.call('GET', '/v1/audit', { query: { token: d.tokenId, limit: 1 } })
-    .then((a) => a.records[0]?.time || null)));
-  const reload = () => loadDevices(box, client, patient).catch((error) => showError(box, error, 'Devices could not be loaded'));
+  const [{ devices }, { enrolments }, tokens] = await Promise.all([client.call('GET', `${path}/devices`),
+    client.call('GET', `${path}/enrolments`), admin ? client.call('GET', '/v1/tokens').then((t) => t.tokens) : null]);
+  const byToken = new Map((tokens || []).map((t) => [t.id, t]));
+  const seen = admin
+    ? await Promise.all(devices.map((d) => client.call('GET', '/v1/audit', { query: { token: d.tokenId, limit: 1 } })
+      .then((a) => a.records[0]?.time || null)))
+    : await client.call('GET', `${path}/status`).then((status) => devices.map((d) => status.sources.find((s) => s.source === d.source)?.lastReceivedAt || null));
+  const reload = () => loadDevices(box, client, patient, { admin }).catch((error) => showError(box, error, 'Devices could not be loaded'));
   const rows = devices.map((d, i) => {
-    const token = byId.get(d.tokenId);
-    const state = !token ? 'removed' : token.revokedAt ? `revoked ${when(token.revokedAt)}` : 'active';
+    const token = byToken.get(d.tokenId);
+    const state = !admin ? null : !token ? 'removed' : token.revokedAt ? `revoked ${when(token.revokedAt)}` : 'active';
     return el('tr', { dataset: { source: d.source, token: d.tokenId } },
       el('th', { scope: 'row', text: d.displayName }), el('td', {}, el('code', { text: d.source })),
-      el('td', { text: when(d.enrolledAt) }), el('td', { text: when(seen[i]) }), el('td', { class: 'device-state', text: state }),
-      el('td', {}, token && !token.revokedAt ? confirmButton('Revoke', `Confirm: revoke ${d.displayName}`, async () => {
+      el('td', { text: when(d.enrolledAt) }), el('td', { class: 'device-seen', text: when(seen[i]) }),
+      admin ? el('td', { class: 'device-state', text: state }) : null,
+      admin ? el('td', {}, token && !token.revokedAt ? confirmButton('Revoke', `Confirm: revoke ${d.displayName}`, async () => {
         await client.call('DELETE', `/v1/tokens/${enc(d.tokenId)}`);
         await reload();
-      }, (error) => showError(box, error, 'Not revoked')) : null));
+      }, (error) => showError(box, error, 'Not revoked')) : null) : null);
   });
+  const headers = admin ? ['Device', 'Source', 'Enrolled', 'Last seen', 'State', ''] : ['Device', 'Source', 'Enrolled', 'Last sync'];
   const pending = enrolments.map((e) => el('li', {}, `Code made ${when(e.createdAt)}, valid until ${when(e.expiresAt)} `,
     confirmButton('Cancel', 'Confirm: cancel the code', async () => {
       await client.call('DELETE', `${path}/enrolments/${enc(e.id)}`);
@@ -101,7 +108,7 @@ export async function loadDevices(box, client, patient) {
     try { showEnrolment(shown, await client.call('POST', `${path}/enrolments`)); } catch (error) { showError(box, error, 'No code made'); }
   });
   fill(box,
-    devices.length ? dataTable('Enrolled devices', ['Device', 'Source', 'Enrolled', 'Last seen', 'State', ''], rows, { id: 'admin-device-table' })
+    devices.length ? dataTable('Enrolled devices', headers, rows, { id: 'device-table' })
       : el('p', { class: 'hint', text: 'No device enrolled yet.' }),
     pending.length ? el('ul', { class: 'plain-list', 'aria-label': 'Pending enrolment codes' }, pending) : null,
     enrol, shown);

@@ -31,7 +31,7 @@ export async function renderWebhooks(body, context) {
   const eventBoxes = EVENTS.map((e) => el('label', { class: 'check' },
     el('input', { type: 'checkbox', name: 'events', value: e, checked: e === 'patient.changed' }), ` ${e}`));
   const form = actionForm({ id: 'admin-webhook-form', 'aria-label': 'New webhook subscription', 'data-submit': 'Subscribe' }, [
-    field('URL', { name: 'url', type: 'url', required: true, placeholder: 'https://ehr.clinic.example/caresync', size: '40' }),
+    field('URL', { name: 'url', type: 'url', required: true, placeholder: 'the receiver’s https address', size: '40' }),
     el('fieldset', { class: 'teams' }, el('legend', { text: 'Care teams (none: every patient)' }), teamBoxes),
     el('fieldset', { class: 'teams' }, el('legend', { text: 'Events' }), eventBoxes),
   ], async (f) => {

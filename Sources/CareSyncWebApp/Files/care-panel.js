@@ -2,6 +2,7 @@
 import { Problem } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { showProblem } from './problems.js';
+import { loadDevices } from './admin-patients.js';
 import { dayIn } from './time.js';
 
 const CATEGORY = { dataReview: 'Data review', patientCall: 'Patient call', messaging: 'Messaging', carePlan: 'Care plan',
@@ -30,7 +31,8 @@ export class CarePanel {
 
   /** Loads and shows all three. */
   async load() {
-    await Promise.all([this.loadMonitoring(), this.loadMinutes(), this.loadGoals()]);
+    await Promise.all([this.loadMonitoring(), this.loadMinutes(), this.loadGoals(),
+      loadDevices(byId('patient-devices'), this.client, this.view.patient, { admin: false })]);
   }
 
   async loadMonitoring() {

@@ -47,10 +47,11 @@ export function currentPeriod(monitoring) {
   return episode?.periods?.find((p) => p.state === 'inProgress') || null;
 }
 
-/** Fills the triage table's body with `rows`, filtered by the text in `filter` (patient id or source). */
+/** Fills the triage table's body with `rows`, filtered by the text in `filter` (patient id or name, or source). */
 export function renderTriage(rows, filter) {
   const needle = filter.trim().toLowerCase();
   const shown = rows.filter((row) => !needle || row.status.patient.toLowerCase().includes(needle)
+    || (row.status.displayName || '').toLowerCase().includes(needle)
     || row.status.sources.some((s) => s.source.toLowerCase().includes(needle)));
   fill(byId('triage-body'), shown.map(rowElement));
   // The empty state of a filter; the empty state of a team without patients is #patients-empty.
@@ -63,7 +64,8 @@ function rowElement(row) {
   return el('tr', { dataset: { patient: s.patient, score: s.attention.score } },
     el('th', { scope: 'row' },
       el('a', { href: `#patient/${encodeURIComponent(s.patient)}`, class: 'patient-link' },
-        el('span', { class: 'patient-id', text: s.patient })),
+        el('span', { class: 'patient-id', text: s.displayName || s.patient }),
+        s.displayName ? el('span', { class: 'hint patient-code', text: s.patient }) : null),
       el('span', { class: 'hint', text: s.timeZone })),
     el('td', { class: 'num attention', dataset: { value: s.attention.score } }, attentionText(s.attention)),
     el('td', { class: 'devices' }, devicesCell(s)),
