@@ -7,6 +7,9 @@ public final class InMemoryAccessStore: AccessStore {
     private struct State {
         var patients: [String: PatientRecord] = [:]
         var teams: [String: CareTeamRecord] = [:]
+        /// The order in which each patient joined each team (`careTeamMembers`), and the last number given.
+        var joined: [String: [String: Int64]] = [:]
+        var lastJoin: Int64 = 0
         var tokens: [String: TokenRecord] = [:]
         var audit: [AuditRecord] = []
         var erased: Set<String> = []
@@ -46,11 +49,18 @@ public final class InMemoryAccessStore: AccessStore {
         try state.withLock { s in
             guard s.patients[patient] != nil else { throw AccessStoreError.missing("patient \(patient)") }
             guard var team = s.teams[name] else { throw AccessStoreError.missing("care team \(name)") }
-            if !team.patients.contains(patient) { team.patients.append(patient); team.patients.sort() }
+            if !team.patients.contains(patient) {
+                team.patients.append(patient); team.patients.sort()
+                s.lastJoin += 1
+                s.joined[name, default: [:]][patient] = s.lastJoin
+            }
             s.teams[name] = team
         }
     }
     public func careTeams() throws -> [CareTeamRecord] { state.withLock { $0.teams.values.sorted { $0.name < $1.name } } }
+    public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
+        state.withLock { s in s.teams[name].map { team in Dictionary(uniqueKeysWithValues: team.patients.map { ($0, s.joined[name]?[$0] ?? 0) }) } }
+    }
     public func isPatient(_ patient: String, inAnyOf teams: [String]) throws -> Bool {
         state.withLock { s in teams.contains { s.teams[$0]?.patients.contains(patient) ?? false } }
     }

@@ -27,6 +27,9 @@ public protocol AccessStore: PersonStore {
     func addPatient(_ patient: String, toCareTeam name: String) throws
     /// Every care team with its patients, by name.
     func careTeams() throws -> [CareTeamRecord]
+    /// The team's patients with the order in which each joined (increasing, never reused: a patient who joins later
+    /// has a higher number than every member before it; memberships older than the order have 0); nil for no such team.
+    func careTeamMembers(_ name: String) throws -> [String: Int64]?
     /// Whether the patient belongs to any of the named teams.
     func isPatient(_ patient: String, inAnyOf teams: [String]) throws -> Bool
     /// Stores a new token.

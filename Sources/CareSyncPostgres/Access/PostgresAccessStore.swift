@@ -62,8 +62,20 @@ public final class PostgresAccessStore: AccessStore {
             guard try db.query("SELECT 1 FROM care_teams WHERE name = $1 FOR KEY SHARE", [.text(name)]).count > 0 else {
                 throw AccessStoreError.missing("care team \(name)")
             }
+            // Adds one at a time, so the identity numbers commit in increasing order and a reader that sees a number
+            // has seen every smaller one (an export's membership mark is exact; reads take no lock).
+            try db.query("LOCK TABLE care_team_patients IN EXCLUSIVE MODE")
             try db.query("INSERT INTO care_team_patients (care_team, patient_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                          [.text(name), .text(patient)])
+        }
+    }
+
+    public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
+        try database.read { db in
+            guard try db.query("SELECT 1 FROM care_teams WHERE name = $1", [.text(name)]).count > 0 else { return nil }
+            let rows = try db.query("SELECT patient_id, joined FROM care_team_patients WHERE care_team = $1", [.text(name)])
+                .map { (try $0.string(0), try $0.int64(1)) }
+            return Dictionary(uniqueKeysWithValues: rows)
         }
     }
 

@@ -62,7 +62,19 @@ public final class SQLiteAccessStore: AccessStore {
             guard try db.scalarInt64("SELECT 1 FROM care_teams WHERE name = ?", [.text(name)]) != nil else {
                 throw AccessStoreError.missing("care team \(name)")
             }
-            try db.execute("INSERT OR IGNORE INTO care_team_patients (care_team, patient_id) VALUES (?, ?)", [.text(name), .text(patient)])
+            guard try db.scalarInt64("SELECT 1 FROM care_team_patients WHERE care_team = ? AND patient_id = ?", [.text(name), .text(patient)]) == nil else { return }
+            // One writer: the counter's next value is above every membership made before, and never comes back.
+            try db.execute("UPDATE care_team_joins SET last = last + 1")
+            try db.execute("INSERT INTO care_team_patients (care_team, patient_id, joined) VALUES (?, ?, (SELECT last FROM care_team_joins))",
+                           [.text(name), .text(patient)])
+        }
+    }
+
+    public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
+        try database.read { db in
+            guard try db.scalarInt64("SELECT 1 FROM care_teams WHERE name = ?", [.text(name)]) != nil else { return nil }
+            let rows = try db.fetchAll("SELECT patient_id, joined FROM care_team_patients WHERE care_team = ?", [.text(name)]) { ($0.string(0), $0.int64(1)) }
+            return Dictionary(uniqueKeysWithValues: rows)
         }
     }
 

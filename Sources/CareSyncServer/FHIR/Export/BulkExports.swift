@@ -47,11 +47,12 @@ final class BulkExports: Sendable {
 
     /// Queues an export of `patients` for `principal` and starts the worker when idle; makes the job's folder (0700).
     func submit(principal: Principal, patients: [String], types: Set<SampleType>?, since: ExportSince,
+                fromStart: Set<String> = [], members: Int64? = nil,
                 request: String, base: String, auditPatient: String?) throws -> ExportJob {
         let id = UUID().uuidString.lowercased()
         let directory = settings.directory.appendingPathComponent(id, isDirectory: true)
         let job = ExportJob(id: id, principal: principal, patients: patients, auditPatient: auditPatient, types: types, since: since,
-                            request: request, base: base, directory: directory, created: clock())
+                            fromStart: fromStart, members: members, request: request, base: base, directory: directory, created: clock())
         try state.withLock { s in
             guard !s.stopped else { throw Refusal.stopped }
             let unfinished = s.jobs.values.filter { $0.expiresAt == nil }.count

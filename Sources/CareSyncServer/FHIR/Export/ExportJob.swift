@@ -31,6 +31,10 @@ final class ExportJob: Sendable {
     let types: Set<SampleType>?
     /// What `_since` asked for.
     let since: ExportSince
+    /// The patients exported from the beginning whatever `_since` says: a `Group`'s members who joined after the mark.
+    let fromStart: Set<String>
+    /// A `Group` export's membership mark (the last join it saw) for the next `_since`; nil for a `Patient` export.
+    let members: Int64?
     /// The kick-off URL (`request` in the manifest).
     let request: String
     /// The FHIR base the file URLs start with.
@@ -44,7 +48,8 @@ final class ExportJob: Sendable {
 
     /// A queued job.
     init(id: String, principal: Principal, patients: [String], auditPatient: String?, types: Set<SampleType>?, since: ExportSince,
-         request: String, base: String, directory: URL, created: Date) {
+         fromStart: Set<String> = [], members: Int64? = nil, request: String, base: String, directory: URL, created: Date) {
+        self.fromStart = fromStart; self.members = members
         self.id = id; self.ownerTokenID = principal.tokenID; self.principal = principal; self.patients = patients
         self.auditPatient = auditPatient
         self.types = types; self.since = since; self.request = request; self.base = base; self.directory = directory

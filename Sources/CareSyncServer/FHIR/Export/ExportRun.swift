@@ -53,7 +53,7 @@ struct ExportRun: Sendable {
             try await audit.commit(scope.record(count: count, status: 200, time: clock()))
         }
         let now = clock()
-        return ExportResult(transactionTime: transactionTime, nextSince: reader.anchors.encode(head),
+        return ExportResult(transactionTime: transactionTime, nextSince: ExportSince.token(reader.anchors.encode(head), members: job.members),
                             output: try output.finish(), deleted: try deleted.finish(),
                             completedAt: now, expiresAt: now.addingTimeInterval(settings.expiry))
     }
@@ -63,7 +63,8 @@ struct ExportRun: Sendable {
                        therapists: Set<String>, before: Int, index: Int) async throws -> Int {
         // Nothing readable: nothing to write (the anchor was checked at kick-off).
         if let types = job.types, types.isEmpty { return 0 }
-        var query = ChangeQuery(patient: patient, anchor: job.since.anchor, types: job.types, limit: settings.pageSize,
+        let anchor = job.fromStart.contains(patient) ? nil : job.since.anchor
+        var query = ChangeQuery(patient: patient, anchor: anchor, types: job.types, limit: settings.pageSize,
                                 through: head.sequence)
         var count = 0
         while true {

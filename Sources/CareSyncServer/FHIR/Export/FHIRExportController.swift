@@ -54,17 +54,25 @@ struct FHIRExportController: Sendable {
             return try await fhir.audited(AuditScope(principal: principal, patient: nil, action: "fhir.export.start")) {
                 let access = fhir.access
                 guard principal.role == .therapist, principal.token.careTeams.contains(team),
-                      let record = try await fhir.blocking({ try access.careTeams().first { $0.name == team } }) else {
+                      let members = try await fhir.blocking({ try access.careTeamMembers(team) }) else {
                     throw FHIRError.notFound("No such Group: a Group is a care team of this therapist token.")
                 }
-                return (try await kickOff(request, principal, patients: record.patients, auditPatient: nil), 0)
+                return (try await kickOff(request, principal, patients: members.keys.sorted(), members: members, auditPatient: nil), 0)
             }
         }
     }
 
     /// Checks the parameters and a `_since` anchor (400, 410), queues the export and answers 202 with its status URL.
-    func kickOff(_ request: Request, _ principal: Principal, patients: [String], auditPatient: String?) async throws -> Response {
+    /// A `Group` export passes its `members` with the order each joined: those who joined after the `_since` mark are
+    /// exported from the beginning (their history predates the previous export), and the manifest carries the new mark.
+    func kickOff(_ request: Request, _ principal: Principal, patients: [String], members: [String: Int64]? = nil,
+                 auditPatient: String?) async throws -> Response {
         let kickoff = try ExportKickoff.parse(request, anchors: anchors)
+        if kickoff.since.members != nil, members == nil {
+            throw FHIRError.invalid("'_since' carries a Group export's membership mark: pass it to that Group's $export.")
+        }
+        let mark = members.map { $0.values.max() ?? 0 }
+        let fromStart = Set((members ?? [:]).filter { joined in kickoff.since.members.map { joined.value > $0 } ?? false }.keys)
         let base = try FHIRBaseURL.of(request, configured: fhir.publicURL)
         if let anchor = kickoff.since.anchor {
             let store = fhir.store
@@ -75,6 +83,7 @@ struct FHIRExportController: Sendable {
         do {
             job = try exports.submit(principal: principal, patients: patients,
                                      types: kickoff.observations ? principal.readable(nil) : [], since: kickoff.since,
+                                     fromStart: fromStart, members: mark,
                                      request: base + String(request.head.path.dropFirst(FHIRBaseURL.path.count)) + query, base: base,
                                      auditPatient: auditPatient)
         } catch BulkExports.Refusal.full {
