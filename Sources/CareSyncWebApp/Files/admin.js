@@ -32,10 +32,15 @@ export function adminPage(hash = location.hash) {
   return PAGES.find(([page]) => page === name) || PAGES[0];
 }
 
-/** Shows the admin pages for `person` (an admin) with `client`; answers a function that hides and empties them. */
+/** Counts drawings: an answer for an earlier one is dropped. */
+let generation = 0;
+
+/**
+ * Shows the admin page the location's hash names (`#admin/people`) for `person` (an admin) with `client`. The app
+ * calls it again on every route change; `hideAdmin` empties the pages at sign-out.
+ */
 export function showAdmin(client, person) {
   const root = section();
-  let generation = 0;
   const render = () => {
     const [name, title, draw] = adminPage();
     const mine = ++generation;
@@ -55,15 +60,14 @@ export function showAdmin(client, person) {
       showProblem(box, error, `${title} could not be loaded`);
     });
   };
-  const onHash = () => { if (location.hash.startsWith('#admin')) render(); };
-  window.addEventListener('hashchange', onHash);
   render();
-  return () => {
-    window.removeEventListener('hashchange', onHash);
-    generation += 1;
-    root.hidden = true;
-    root.replaceChildren();
-  };
+}
+
+/** Hides and empties the admin pages (sign-out): nothing of them stays on the page. */
+export function hideAdmin() {
+  generation += 1;
+  const root = byId('admin');
+  if (root) { root.hidden = true; root.replaceChildren(); }
 }
 
 /** A data table with a caption, column headers and rows of cells (strings or nodes). */

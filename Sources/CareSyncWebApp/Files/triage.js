@@ -11,7 +11,7 @@ export async function loadTriage(client, teams, only) {
   for (const team of teams) {
     const answer = await client.careTeamStatus(team, only ? { only } : undefined);
     for (const status of answer.patients) {
-      if (!seen.has(status.patient)) seen.set(status.patient, { status, teams: [] });
+      if (!seen.has(status.patient)) seen.set(status.patient, { status, teams: [], client });
       seen.get(status.patient).teams.push(team);
     }
   }
@@ -67,7 +67,7 @@ function rowElement(row) {
         el('span', { class: 'patient-id', text: s.displayName || s.patient }),
         s.displayName ? el('span', { class: 'hint patient-code', text: s.patient }) : null),
       el('span', { class: 'hint', text: s.timeZone })),
-    el('td', { class: 'num attention', dataset: { value: s.attention.score } }, attentionText(s.attention)),
+    el('td', { class: 'num attention', dataset: { value: s.attention.score } }, attentionText(s.attention), alertsList(row)),
     el('td', { class: 'devices' }, devicesCell(s)),
     el('td', { class: 'period' }, periodCell(currentPeriod(row.monitoring), row.monitoring)),
     el('td', { class: 'goal' }, goalCell(row.goals)),
@@ -82,6 +82,39 @@ function attentionText(attention) {
   if (attention.walkDeclined) reasons.push('walk declined');
   return [el('strong', { text: String(attention.score) }),
     reasons.length ? el('span', { class: 'hint reasons', text: reasons.join(' · ') }) : null];
+}
+
+/** What each alert rule says in the list (docs/alerts.md). */
+const RULES = { deviceSilent: 'Device silent', periodCannotReach16: 'Period cannot reach 16 days',
+  periodBehindPace: 'Period behind pace', weeklyStepsDrop: 'Weekly steps dropped', walkTestDrop: 'Walk test dropped' };
+
+/** The patient's unresolved alerts, each with Acknowledge (while open) and Resolve; an answer updates the row in place. */
+function alertsList(row) {
+  const alerts = row.status.alerts || [];
+  if (!alerts.length) return null;
+  const list = el('ul', { class: 'alerts' });
+  const draw = () => fill(list, (row.status.alerts || []).filter((a) => a.state !== 'resolved').map((alert) => {
+    const act = (verb, label) => el('button', { type: 'button', class: 'quiet small', text: label,
+      'aria-label': `${label} the alert ${RULES[alert.rule] || alert.rule} of ${row.status.displayName || row.status.patient}`,
+      onclick: async (event) => {
+        event.currentTarget.disabled = true;
+        try {
+          const updated = await row.client.call('POST',
+            `/v1/patients/${encodeURIComponent(row.status.patient)}/alerts/${encodeURIComponent(alert.id)}/${verb}`);
+          row.status.alerts = row.status.alerts.map((a) => (a.id === updated.id ? updated : a));
+          draw();
+        } catch (error) {
+          event.currentTarget.disabled = false;
+          event.currentTarget.title = error.detail || String(error);
+        }
+      } });
+    return el('li', { class: `alert-item ${alert.state}`, dataset: { alert: alert.id, state: alert.state } },
+      el('span', { text: `${RULES[alert.rule] || alert.rule}${alert.subject ? ` (${alert.subject})` : ''}` }),
+      alert.state === 'acknowledged' ? el('span', { class: 'hint', text: ' acknowledged' }) : act('acknowledge', 'Acknowledge'),
+      act('resolve', 'Resolve'));
+  }));
+  draw();
+  return list;
 }
 
 function devicesCell(status) {
