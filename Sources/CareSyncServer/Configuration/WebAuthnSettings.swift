@@ -1,7 +1,7 @@
 import CareSyncCore
 
 /// The `webAuthn.*` configuration: who CareSync is to authenticators and which origins passkey ceremonies may come from.
-public struct WebAuthnSettings: Sendable, Equatable {
+public struct WebAuthnSettings: Sendable, Hashable {
     /// The relying-party id: the web app's host or a registrable suffix of it; `localhost` on one machine.
     public var relyingPartyID = "localhost"
     /// The name authenticators show.

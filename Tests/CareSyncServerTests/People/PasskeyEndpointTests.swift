@@ -59,7 +59,9 @@ import Testing
                 #expect(off.status == 200, "\(off.text)")
                 let left = try await server.send("GET", "/v1/people/\(session.personID)/passkeys", token: server.tokens.admin)
                 #expect(left.json["passkeys"]?.arrayValue?.isEmpty == true, "deactivation removes the passkeys: \(left.text)")
-            case .unknownCredential: body = try TestAuthenticator(origin: server.browserOrigin).assert(request.json)
+            case .unknownCredential:
+                var stranger = TestAuthenticator(origin: server.browserOrigin)
+                body = try stranger.assert(request.json)
             default: break
             }
             let counter = try server.storedPasskey(authenticator)?.signCount
@@ -136,7 +138,8 @@ import Testing
             let request = try await server.send("POST", PasskeyController.signInChallengePath)
             try await server.send("POST", PasskeyController.signInPath, json: try first.assert(request.json)).expectProblem(401, "unauthorized")
             let byAdmin = try await server.send("DELETE", "/v1/people/\(session.personID)/passkeys/\(second.id)", token: server.tokens.admin)
-            #expect(byAdmin.status == 204 && (try server.app.api.passkeys.store?.passkeys(person: session.personID).isEmpty) == true)
+            let remaining = try server.app.api.passkeys.store?.passkeys(person: session.personID)
+            #expect(byAdmin.status == 204 && remaining?.isEmpty == true)
         }
     }
 
