@@ -225,6 +225,17 @@ def alert_open():
         return False
 
 
+def as_person(method, path, body):
+    """A request in the browser's session: its cookie (HttpOnly, read through WebDriver), Origin and CSRF token."""
+    cookie = next(c for c in driver.get_cookies() if c["name"] == "caresync_session")
+    pair = f"caresync_session={cookie['value']}"
+    _, _, current = http("GET", "/v1/session", headers={"Cookie": pair})
+    status, _, answer = http(method, path, body=body, headers={"Cookie": pair, "Origin": URL, "X-CSRF-Token": current["csrfToken"]})
+    if status >= 400:
+        raise AssertionError(f"{method} {path}: {status} {answer}")
+    return answer
+
+
 def invite(role="therapist", teams=("physio",), name="Theo"):
     """A one-time invitation secret made with the admin token."""
     body = {"role": role, "careTeams": list(teams), "displayName": name}
@@ -579,7 +590,8 @@ def main():
         week = dt.date(2020, 7, 20)
         at = local(dt.date(2020, 7, 21), 10)
         iso = lambda t: t.isoformat()
-        api("POST", "/v1/patients/alice/weekly-reports", THERAPIST, {
+        # Posted in the signed-in therapist's session (the editor edits the reports of its own source: person.<id>).
+        as_person("POST", "/v1/patients/alice/weekly-reports", {
             "syncIdentifier": "report-2020-W30", "syncVersion": 1, "weekStart": week.isoformat(),
             "timeZone": "America/Los_Angeles", "samples": [
                 {"key": "walk", "type": "sixMinuteWalkTestDistance", "value": 410, "unit": "m",
