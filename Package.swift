@@ -99,6 +99,7 @@ let package = Package(
         .testTarget(name: "CareSyncStoreTests", dependencies: ["CareSyncStore", "CareSyncStoreCore", "CareSyncPostgres", "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncHTTPTests", dependencies: ["CareSyncHTTP", "CareSyncTestSupport"]),
         .testTarget(name: "CareSyncServerTests", dependencies: ["CareSyncServer", "CareSyncBackends", "CareSyncWebApp", "CareSyncHTTP", "CareSyncStore", "CareSyncPostgres", "CareSyncCore",
-                                                            "CareSyncReferenceModel", "CareSyncTestSupport"]),
+                                                            "CareSyncReferenceModel", "CareSyncTestSupport",
+                                                            .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

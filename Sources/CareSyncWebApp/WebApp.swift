@@ -31,11 +31,17 @@ public enum WebApp {
         "js": "text/javascript; charset=utf-8",
     ]
 
-    /// Adds a GET (and so HEAD) route for every file of the app.
+    /// Paths that open the app's page too: `/invite` is where invitation links land (their secret is in the fragment,
+    /// which the browser keeps to itself).
+    static let pageAliases = ["/invite"]
+
+    /// Adds a GET (and so HEAD) route for every file of the app, and for the page's aliases.
     public static func register(on router: inout Router) {
         for asset in assets {
-            router.get(asset.path) { request, _ in
-                response(for: asset, ifNoneMatch: request.head.headers[.ifNoneMatch])
+            for path in asset.path == "/" ? ["/"] + pageAliases : [asset.path] {
+                router.get(path) { request, _ in
+                    response(for: asset, ifNoneMatch: request.head.headers[.ifNoneMatch])
+                }
             }
         }
     }

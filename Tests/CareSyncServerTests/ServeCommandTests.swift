@@ -61,7 +61,7 @@ import Testing
         // With nobody to sign in yet, one more line: the first admin's one-time link, on stdout only.
         let lines = rest.split(separator: "\n")
         #expect(lines.count == 1 && rest.hasSuffix("\n"), "serve must print the ready line and the first-run link only: \(rest)")
-        #expect(lines.first?.contains("http://127.0.0.1:\(port)/invite#") == true, "\(rest)")
+        #expect(lines.first?.contains("http://localhost:\(port)/invite#") == true, "\(rest)")
     }
 
     @Test func theFirstRunLinkMakesTheFirstAdminAndIsPrintedOnlyWhileNobodyExists() async throws {
@@ -95,7 +95,7 @@ import Testing
         let invite = try run(["person", "invite", "--role", "therapist", "--care-team", "nope"], environment: env)
         #expect(invite.status != 0 && invite.stdout.isEmpty)
         let admin = try run(["person", "invite", "--role", "admin", "--display-name", "Ops"], environment: env)
-        #expect(admin.status == 0 && admin.stdout.hasPrefix("http://127.0.0.1:8080/invite#") && admin.stdout.split(separator: "\n").count == 1,
+        #expect(admin.status == 0 && admin.stdout.hasPrefix("http://localhost:8080/invite#") && admin.stdout.split(separator: "\n").count == 1,
                 "\(admin.stdout) \(admin.stderr)")
     }
 

@@ -3,7 +3,9 @@
 
 Run by scripts/ci-browser.sh, which starts the server and passes CARESYNC_URL, the tokens, SERVER_LOG and
 SCREENSHOTS in the environment. Seeds a week of step samples from a watch and a phone, then walks the
-WWDC20 screens as a therapist would. Prints one line per check and "N passed, M failed" last.
+WWDC20 screens as a therapist would: signed in through an invitation link (made with the admin token) and a passkey
+registered with Selenium's virtual authenticator, at http://localhost:PORT (passkeys need a host name).
+Prints one line per check and "N passed, M failed" last.
 """
 import datetime as dt
 import json
@@ -23,9 +25,10 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-URL = os.environ["CARESYNC_URL"].rstrip("/")
+URL = os.environ["CARESYNC_URL"].rstrip("/").replace("://127.0.0.1:", "://localhost:")
 THERAPIST = os.environ["THERAPIST_TOKEN"]
 WATCH = os.environ["WATCH_TOKEN"]
 PHONE = os.environ["PHONE_TOKEN"]
@@ -118,6 +121,7 @@ def make_driver():
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(30)   # a WebAuthn call without an authenticator never settles
     # Installed before any page script runs, outside the page's CSP: records every violation the page causes.
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
         "window.__cspViolations = [];"
@@ -187,14 +191,23 @@ def set_value(element, value):
        "arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", element, value)
 
 
-def session_token():
-    return js("return sessionStorage.getItem('caresync.token');")
+held_logs = []
+
+
+def page_session_status():
+    """What GET /v1/session answers the page now (200 signed in, 401 not); the cookie itself is HttpOnly. The console
+    line Chromium writes for this probe's own 401 is dropped, every other one kept for `browser_errors`."""
+    status = driver.execute_async_script("fetch('/v1/session').then(r => arguments[0](r.status), () => arguments[0](0))")
+    held_logs.extend(e for e in driver.get_log("browser") if not ("/v1/session" in e["message"] and " 401 " in e["message"]))
+    return status
 
 
 def browser_errors(allowed_statuses=()):
     """SEVERE console entries since the last call, less network refusals with an expected status."""
     errors = []
-    for entry in driver.get_log("browser"):
+    entries = held_logs + driver.get_log("browser")
+    held_logs.clear()
+    for entry in entries:
         if entry["level"] != "SEVERE":
             continue
         message = entry["message"]
@@ -212,12 +225,29 @@ def alert_open():
         return False
 
 
-def sign_in(token):
-    driver.get(URL + "/")
-    wait(lambda: q("#token").is_displayed(), message="sign-in form")
-    field = q("#token")
-    field.send_keys(token)
-    field.send_keys(Keys.ENTER)
+def as_person(method, path, body):
+    """A request in the browser's session: its cookie (HttpOnly, read through WebDriver), Origin and CSRF token."""
+    cookie = next(c for c in driver.get_cookies() if c["name"] == "caresync_session")
+    pair = f"caresync_session={cookie['value']}"
+    _, _, current = http("GET", "/v1/session", headers={"Cookie": pair})
+    status, _, answer = http(method, path, body=body, headers={"Cookie": pair, "Origin": URL, "X-CSRF-Token": current["csrfToken"]})
+    if status >= 400:
+        raise AssertionError(f"{method} {path}: {status} {answer}")
+    return answer
+
+
+def invite(role="therapist", teams=("physio",), name="Theo"):
+    """A one-time invitation secret made with the admin token."""
+    body = {"role": role, "careTeams": list(teams), "displayName": name}
+    return api("POST", "/v1/people/invitations", ADMIN, body)["secret"]
+
+
+def sign_in_invited(secret, passkey="Laptop"):
+    """Opens the invitation link and registers a passkey, as an invited person does."""
+    driver.get(URL + "/invite#" + secret)
+    wait(lambda: q("#invitation").is_displayed(), message="the invitation screen")
+    q("#invitation-passkey-name").send_keys(passkey)
+    q("#invitation-form button[type=submit]").click()
 
 
 def metrics(width, height, scale, mobile):
@@ -285,49 +315,54 @@ def main():
     @check("the sign-in screen: nothing loaded from elsewhere, no console error, no CSP violation")
     def _():
         driver.get(URL + "/")
-        wait(lambda: q("#token").is_displayed())
-        assert q("#token").get_attribute("type") == "password"
+        driver.add_virtual_authenticator(VirtualAuthenticatorOptions(
+            protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True, has_user_verification=True,
+            is_user_consenting=True, is_user_verified=True))
+        wait(lambda: q("#passkey-sign-in").is_displayed())
+        assert qs("input[type=password]") == [] and q("#provider-sign-in").is_displayed() is False
         shoot("desktop-sign-in")
-        assert browser_errors() == []
+        assert browser_errors(allowed_statuses=(401,)) == [], "only the signed-out GET /v1/session"
         assert js("return window.__cspViolations") == []
         resources = js("return performance.getEntriesByType('resource').map(e => e.name)")
         assert resources and all(r.startswith(URL + "/") for r in resources), resources
 
-    @check("a bad token is refused with the server's detail and is not kept")
+    @check("a used invitation link is refused with the server's detail and signs no one in")
     def _():
-        sign_in("cs_0123456789abcdef_" + "A" * 43)
+        secret = invite(name="Used")
+        api("POST", "/v1/invitations/redeem", None, {"secret": secret})
+        driver.get(URL + "/invite#" + secret)
         wait(lambda: q("#alert").is_displayed())
         text = q("#alert").text
-        assert "Sign-in refused" in text and "The token is invalid, expired or revoked." in text, text
-        assert session_token() is None
+        assert "This invitation link cannot be used" in text and "The invitation is invalid, expired or already used." in text, text
+        assert secret not in driver.current_url and page_session_status() == 401
         assert q("#sign-in").is_displayed() and not q("#patients").is_displayed()
         assert browser_errors(allowed_statuses=(401,)) == []
 
-    @check("a device token is refused by the therapist view with a clear message")
+    @check("a device token opens no browser session: the API refuses it there, the page stays on sign-in")
     def _():
-        sign_in(WATCH)
-        wait(lambda: q("#alert").is_displayed())
-        text = q("#alert").text
-        assert "device token" in text and "needs a therapist token" in text, text
-        assert session_token() is None and q("#sign-in").is_displayed()
+        status, _, answer = http("GET", "/v1/session", WATCH)
+        assert status == 403 and "browser session" in answer["detail"], answer
+        assert q("#sign-in").is_displayed() and page_session_status() == 401
 
-    @check("an admin token is refused too (it reaches no patient data)")
+    @check("an invited admin registers a passkey and gets the administration screen, never patient data")
     def _():
-        sign_in(ADMIN)
-        wait(lambda: q("#alert").is_displayed())
-        assert "admin token" in q("#alert").text
-        assert session_token() is None
+        sign_in_invited(invite(role="admin", teams=(), name="Ada"), passkey="Admin key")
+        wait(lambda: qs("#admin") and q("#admin").is_displayed() and "Administration" in q("#admin").text)
+        assert "Ada" in q("#admin").text and not q("#patients").is_displayed()
         assert browser_errors() == [] and js("return window.__cspViolations") == []
+        q("#sign-out").click()
+        wait(lambda: q("#sign-in").is_displayed())
+        assert page_session_status() == 401
 
     @check("the therapist signs in and sees the patients of its care team only")
     def _():
-        sign_in(THERAPIST)
+        sign_in_invited(invite())
         wait(lambda: q("#patients").is_displayed() and len(qs("#triage-body a.patient-link")) == 2)
         assert sorted(a.find_element(By.CSS_SELECTOR, ".patient-id").text for a in qs("#triage-body a.patient-link")) \
             == ["alice", "carol"]
-        assert session_token() == THERAPIST
-        assert THERAPIST not in driver.current_url
-        assert "org.example.therapist" in q("#who").text
+        assert page_session_status() == 200 and js("return document.cookie") == "", "the session cookie is HttpOnly"
+        assert "invite" not in driver.current_url
+        assert "Theo" in q("#who").text and "physio" in q("#who").text
         assert not q("#alert").is_displayed()
         shoot("desktop-patients")
 
@@ -555,7 +590,8 @@ def main():
         week = dt.date(2020, 7, 20)
         at = local(dt.date(2020, 7, 21), 10)
         iso = lambda t: t.isoformat()
-        api("POST", "/v1/patients/alice/weekly-reports", THERAPIST, {
+        # Posted in the signed-in therapist's session (the editor edits the reports of its own source: person.<id>).
+        as_person("POST", "/v1/patients/alice/weekly-reports", {
             "syncIdentifier": "report-2020-W30", "syncVersion": 1, "weekStart": week.isoformat(),
             "timeZone": "America/Los_Angeles", "samples": [
                 {"key": "walk", "type": "sixMinuteWalkTestDistance", "value": 410, "unit": "m",
@@ -697,11 +733,11 @@ def main():
         assert js("return window.__inline") is None
         driver.get_log("browser")  # drop the violation's own console message
 
-    @check("signing out clears the token; the token never appears in the server's log")
+    @check("signing out ends the session on the server; no secret appears in the server's log")
     def _():
         q("#sign-out").click()
         wait(lambda: q("#sign-in").is_displayed())
-        assert session_token() is None and q("#who").text == ""
+        assert page_session_status() == 401 and q("#who").text == ""
         assert "Signed out" in q("#status").text
         metrics(390, 844, 2, True)
         shoot("phone-sign-in")
@@ -713,11 +749,10 @@ def main():
     @check("another care team's therapist in the same tab sees nothing of alice: not on the page, not after a failed load")
     def _():
         metrics(1280, 800, 1, False)
-        # The same page, never reloaded since the first therapist signed out: the form, as a person would use it.
-        wait(lambda: q("#token").is_displayed())
-        q("#token").send_keys(OTHER_THERAPIST)
-        q("#token").send_keys(Keys.ENTER)
-        wait(lambda: q("#patients").is_displayed())
+        # The same browser, after the first therapist signed out: another person's invitation link.
+        wait(lambda: q("#passkey-sign-in").is_displayed())
+        sign_in_invited(invite(teams=("cardio",), name="Cora"), passkey="Cora's key")
+        wait(lambda: q("#patients").is_displayed() and "Cora" in q("#who").text)
         js("location.hash = '#patient/alice'")
         wait(lambda: q("#alert").is_displayed())
         assert "No such patient" in q("#alert").text or "Could not open patient alice" in q("#alert").text, q("#alert").text

@@ -50,5 +50,7 @@ public struct APILimits: Sendable, Hashable {
     /// The public origins (`https://caresync.example.org`) of browser pages: CSRF checks accept these, and
     /// invitation links start with the first; empty: the request's own origin.
     public var publicOrigins: [String] = []
+    /// Passkeys' relying party (`webAuthn.*`).
+    public var webAuthn = WebAuthnSettings()
     public init() {}
 }

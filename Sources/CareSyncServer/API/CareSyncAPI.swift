@@ -30,6 +30,8 @@ public final class CareSyncAPI: Sendable {
     let reader: ChangeReader
     /// The FHIR bulk exports of this instance (their files, queue and expiry).
     let exports: BulkExports
+    /// Passkey ceremonies: relying party, pending challenges, credentials.
+    public let passkeys: PasskeyService
     /// Every endpoint of the API, from the controllers; the OpenAPI document lists exactly these.
     public let routes: [APIRoute]
 
@@ -38,6 +40,7 @@ public final class CareSyncAPI: Sendable {
                 alerts: (any AlertStore)? = nil,
                 erasure: (any ErasureStore)? = nil,
                 enrolments: (any EnrolmentStore)? = nil, enrolment: EnrolmentSettings = EnrolmentSettings(),
+                passkeys passkeyStore: (any PasskeyStore)? = nil,
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
@@ -50,8 +53,10 @@ public final class CareSyncAPI: Sendable {
         let calls = StoreCalls(executor: executor, metrics: metrics)
         let anchors = AnchorWire(key: store.anchorKey)
         let audit = AuditLog(store: access, logger: logger)
-        let people = People(store: access, policy: limits.sessions)
+        let people = People(store: access, policy: limits.sessions, passkeys: passkeyStore)
         self.people = people
+        let passkeys = PasskeyService(store: passkeyStore, settings: limits.webAuthn, publicOrigins: limits.publicOrigins, clock: clock)
+        self.passkeys = passkeys
         let gate = AccessGate(
             authenticator: Authenticator(store: access, people: people), audit: audit, calls: calls, clock: clock, metrics: metrics,
             tokenBudget: RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock),
@@ -103,6 +108,10 @@ public final class CareSyncAPI: Sendable {
             + SessionController(gate: gate, calls: calls, clock: clock).routes
             + PeopleController(gate: gate, calls: calls, clock: clock, notifier: store.notifier,
                                linkOrigin: limits.publicOrigins.first).routes
+            + PasskeyController(gate: gate, calls: calls, clock: clock, passkeys: passkeys,
+                                challengeBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst,
+                                                             clock: rateLimitClock)).routes
+            + SignInMethodsController(openIDConnect: .null).routes
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
@@ -117,7 +126,9 @@ public final class CareSyncAPI: Sendable {
     var parkedCount: Int { reader.parkedCount }
 
     /// The paths under `/v1` the head filter lets through unauthenticated: their handlers admit the caller themselves.
-    static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath, "/v1/enrolments/redeem"]
+    static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath, "/v1/enrolments/redeem",
+                                                    SignInMethodsController.path, PasskeyController.signInChallengePath,
+                                                    PasskeyController.signInPath]
 
     /// Wakes parked long polls and ends event streams (shutdown).
     public func shutdown() {

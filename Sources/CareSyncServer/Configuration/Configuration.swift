@@ -62,6 +62,8 @@ public struct Configuration: Sendable, Equatable {
     public var trustedProxies: [AddressRange] = []
     /// Browser session timeouts and the invitation lifetime.
     public var sessions = SessionPolicy()
+    /// Passkeys: the relying-party id and name, and the origins ceremonies may come from.
+    public var webAuthn = WebAuthnSettings()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).

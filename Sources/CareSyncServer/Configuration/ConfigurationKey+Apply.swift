@@ -116,6 +116,16 @@ extension ConfigurationKey {
         case .sessionsIdleMinutes: configuration.sessions.idleTimeout = TimeInterval(try integer(1...1440) * 60)
         case .sessionsAbsoluteHours: configuration.sessions.absoluteTimeout = TimeInterval(try integer(1...168) * 3600)
         case .invitationsLifetimeHours: configuration.sessions.invitationLifetime = TimeInterval(try integer(1...720) * 3600)
+        case .webAuthnRelyingPartyID:
+            let id = try text().lowercased()
+            guard WebAuthnSettings.isRelyingPartyID(id) else { throw invalid(value, source, "a host name such as care.clinic.example (no IP address, port or path)") }
+            configuration.webAuthn.relyingPartyID = id
+        case .webAuthnRelyingPartyName: configuration.webAuthn.relyingPartyName = try text()
+        case .webAuthnOrigins:
+            guard let list = Self.list(value), list.allSatisfy(WebAuthnSettings.isOrigin) else {
+                throw invalid(value, source, "comma-separated origins (scheme://host[:port], no path) such as https://care.clinic.example")
+            }
+            configuration.webAuthn.origins = list.map { $0.lowercased() }
         case .webhooksAllowPrivateAddresses: configuration.webhooks.allowPrivateAddresses = try boolean()
         case .webhooksTimeoutSeconds: configuration.webhooks.timeout = .seconds(try integer(1...300))
         case .webhooksRetryInitialSeconds: configuration.webhooks.retryInitial = try seconds()
@@ -183,6 +193,9 @@ extension ConfigurationKey {
         case .sessionsIdleMinutes: return String(Int(configuration.sessions.idleTimeout / 60))
         case .sessionsAbsoluteHours: return String(Int(configuration.sessions.absoluteTimeout / 3600))
         case .invitationsLifetimeHours: return String(Int(configuration.sessions.invitationLifetime / 3600))
+        case .webAuthnRelyingPartyID: return string(configuration.webAuthn.relyingPartyID)
+        case .webAuthnRelyingPartyName: return string(configuration.webAuthn.relyingPartyName)
+        case .webAuthnOrigins: return string(configuration.webAuthn.origins.joined(separator: ","))
         case .webhooksAllowPrivateAddresses: return String(configuration.webhooks.allowPrivateAddresses)
         case .webhooksTimeoutSeconds: return seconds(configuration.webhooks.timeout)
         case .webhooksRetryInitialSeconds: return seconds(configuration.webhooks.retryInitial)

@@ -58,6 +58,7 @@ public final class CareSyncApplication: Sendable {
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
+        api.passkeys.listening(on: port)
         let retention = RetentionJob(store: api.store, retentionDays: configuration.tombstoneRetentionDays,
                                      metrics: api.metrics, logger: logger)
         retention.start()
@@ -131,12 +132,13 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.sessions = configuration.sessions
     limits.trustedProxies = configuration.trustedProxies
     limits.publicOrigins = configuration.publicOrigins
+    limits.webAuthn = configuration.webAuthn
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
                           alerts: backend.alerts, erasure: backend.erasure,
-                          enrolments: backend.enrolments, enrolment: enrolment,
+                          enrolments: backend.enrolments, enrolment: enrolment, passkeys: backend.passkeys,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics,
                           rateLimitClock: rateLimitClock)
     let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)

@@ -1,13 +1,5 @@
-// The CareSync API over fetch: the token only ever travels in the Authorization header.
-
-const TOKEN_KEY = 'caresync.token';
-
-/** The signed-in token of this tab, or null. */
-export function storedToken() { return sessionStorage.getItem(TOKEN_KEY); }
-/** Keeps the token for this tab only. */
-export function storeToken(token) { sessionStorage.setItem(TOKEN_KEY, token); }
-/** Forgets the token. */
-export function clearToken() { sessionStorage.removeItem(TOKEN_KEY); }
+// The CareSync API over fetch, signed in with the session cookie (HttpOnly: this page never sees it). Unsafe requests
+// carry the session's X-CSRF-Token (from GET /v1/session or the sign-in answer); the browser adds their Origin.
 
 /** A refusal from the server: the problem's members, or a stand-in for a network failure. */
 export class Problem extends Error {
@@ -23,10 +15,9 @@ export class Problem extends Error {
   }
 }
 
-/** Sends one API request with `token`; answers the parsed JSON body or throws a Problem (or AbortError). */
-export async function request(token, method, path, { query, body, signal, extraHeaders, accept } = {}) {
+/** Sends one same-origin API request (with the cookie); answers the parsed JSON body or throws a Problem (or AbortError). */
+export async function request(method, path, { query, body, signal, extraHeaders, accept } = {}) {
   const headers = { Accept: accept || 'application/json', ...(extraHeaders || {}) };
-  if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let url = path;
   if (query) {
@@ -38,7 +29,7 @@ export async function request(token, method, path, { query, body, signal, extraH
   let response;
   try {
     response = await fetch(url, {
-      method, headers, signal, cache: 'no-store', credentials: 'omit', redirect: 'error',
+      method, headers, signal, cache: 'no-store', credentials: 'same-origin', redirect: 'error',
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -54,13 +45,30 @@ export async function request(token, method, path, { query, body, signal, extraH
     throw problem;
   }
   if (accept && !type.includes('json')) return response.text();
-  return json;
+  return response.status === 204 ? null : json;
 }
 
-/** The API calls the app makes, bound to one token. */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The API calls the app makes, in this browser's session; `csrfToken` is the session's (null until known). */
 export class Client {
-  constructor(token) { this.token = token; }
-  call(method, path, options) { return request(this.token, method, path, options); }
+  constructor() { this.csrfToken = null; }
+  call(method, path, options = {}) {
+    if (SAFE.has(method) || !this.csrfToken) return request(method, path, options);
+    return request(method, path, { ...options, extraHeaders: { ...(options.extraHeaders || {}), 'X-CSRF-Token': this.csrfToken } });
+  }
+  /** The signed-in person, their session and its CSRF token (kept for later unsafe requests); a Problem when signed out. */
+  async session() {
+    const answer = await this.call('GET', '/v1/session');
+    this.csrfToken = answer.csrfToken;
+    return answer;
+  }
+  /** Keeps the CSRF token of a sign-in answer (`{person, session, csrfToken}`) and answers it. */
+  signedIn(answer) { this.csrfToken = answer.csrfToken; return answer; }
+  /** Ends the session on the server; the cookie is cleared. */
+  async signOut() {
+    try { await this.call('POST', '/v1/session/sign-out'); } finally { this.csrfToken = null; }
+  }
 
   whoami() { return this.call('GET', '/v1/whoami'); }
   patients() { return this.call('GET', '/v1/patients'); }

@@ -1,94 +1,172 @@
-// The therapist's web app: sign in with a token, the patients in reach, one patient's screens.
-import { Client, Problem, clearToken, storeToken, storedToken } from './api.js';
-import { byId, el, fill } from './dom.js';
+// The web app: sign in with a passkey (or an invitation link), a therapist's patients and their screens, an admin's
+// pages (admin.js), and "My account". The session cookie is HttpOnly: no secret is ever held by this page.
+import { Client, Problem } from './api.js';
+import { byId, fill } from './dom.js';
 import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
+import { AccountView, passkeysSupported, redeemInvitation, registerPasskey, showProviderButton, signInWithPasskey } from './signin.js';
 import { clearWorksheet, downloadWorksheet, loadTriage, prepareWorksheet, renderTriage } from './triage.js';
 
-const screens = ['sign-in', 'patients', 'patient'];
-let session = null;       // { client, who, patients: Map }
+const screens = ['sign-in', 'invitation', 'account', 'patients', 'patient', 'admin'];
+let session = null;       // { client, person, who, patients: Map }
 let current = null;       // the open PatientView
+let account = null;       // the open AccountView
+let invited = null;       // { client, person } between redeeming an invitation and registering a passkey
 let routes = 0;           // counts route changes, so a late answer for an earlier screen is dropped
 
 /** Announces `text` in the status line (polite live region). */
 export function setStatus(text) { byId('status').textContent = text; }
 
 function show(screen) {
-  for (const id of screens) byId(id).hidden = id !== screen;
+  for (const id of screens) { const node = byId(id); if (node) node.hidden = id !== screen; }
 }
 
 function alertBox() { return byId('alert'); }
 function clearAlert() { alertBox().hidden = true; alertBox().replaceChildren(); }
 
-/** What a non-therapist token is told. */
-function refusal(who) {
-  if (who.role === 'device') {
-    return 'This is a device token: it belongs to one patient\'s phone or watch, which pushes samples. '
-      + 'The therapist view needs a therapist token.';
-  }
-  if (who.role === 'admin') {
-    return 'This is an admin token: it manages patients, care teams and tokens but reaches no patient data. '
-      + 'The therapist view needs a therapist token.';
-  }
-  return 'This token cannot be used here; the therapist view needs a therapist token.';
-}
+/** How the page names a person. */
+function nameOf(person) { return person.displayName || `${person.role} ${person.id}`; }
 
 /** Ends the signed-in view: the open patient, every patient's data on the page and in memory, the list. */
 function dropSession() {
   current?.dispose();
   current = null;
+  account = null;
   session = null;
   clearPatientScreen();
   fill(byId('triage-body'));
   clearWorksheet();
   byId('patients-empty').hidden = true;
+  fill(byId('passkey-list'));
+  fill(byId('session-list'));
+  byId('admin')?.replaceChildren();
+  byId('who').textContent = '';
+  byId('sign-out').hidden = true;
+  byId('account-link').hidden = true;
 }
 
-async function signIn(token, { restoring = false } = {}) {
-  // Another token means another person: nothing of the previous session may remain on the page.
+/** Shows the signed-in person's pages for `person`, signed in through `client`. */
+async function enter(client, person, { restoring = false } = {}) {
+  // Another sign-in means another person: nothing of the previous session may remain on the page.
   dropSession();
   clearAlert();
-  const client = new Client(token);
-  setStatus('Checking the token…');
-  let who;
-  try {
-    who = await client.whoami();
-  } catch (error) {
-    if (!(error instanceof Problem)) throw error;
-    clearToken();
-    showProblem(alertBox(), error, restoring ? 'Your session ended' : 'Sign-in refused');
-    setStatus('');
-    route();
-    return;
+  let who = null;
+  if (person.role === 'therapist') {
+    try {
+      who = await client.whoami();
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      showProblem(alertBox(), error, 'Sign-in failed');
+      setStatus('');
+      route();
+      return;
+    }
   }
-  if (who.role !== 'therapist') {
-    clearToken();
-    fill(alertBox(), el('p', { class: 'problem-title', text: 'Sign-in refused' }), el('p', { text: refusal(who) }));
-    alertBox().hidden = false;
-    setStatus('');
-    route();
-    return;
-  }
-  storeToken(token);
-  session = { client, who, patients: new Map() };
-  const teams = who.careTeams.length ? ` · care team ${who.careTeams.join(', ')}` : '';
-  byId('who').textContent = `${who.source}${teams}`;
+  session = { client, person, who, patients: new Map() };
+  const teams = person.careTeams.length ? ` · care team ${person.careTeams.join(', ')}` : '';
+  byId('who').textContent = `${nameOf(person)}${teams}`;
   byId('sign-out').hidden = false;
+  byId('account-link').hidden = false;
   setStatus('Signed in.');
-  if (!restoring && (location.hash === '' || location.hash === '#sign-in')) location.hash = '#patients';
+  const home = person.role === 'admin' ? '#admin' : '#patients';
+  if (!restoring && (location.hash === '' || location.hash === '#sign-in')) location.hash = home;
   else route();
 }
 
-function signOut() {
-  dropSession();
-  clearToken();
-  byId('who').textContent = '';
-  byId('sign-out').hidden = true;
-  byId('token').value = '';
+/** Signs in with a discoverable passkey. */
+async function passkeySignIn() {
   clearAlert();
-  setStatus('Signed out. The token was removed from this tab.');
-  history.replaceState(null, '', location.pathname);
+  setStatus('Waiting for your passkey…');
+  const client = new Client();
+  try {
+    const answer = await signInWithPasskey(client);
+    await enter(client, answer.person);
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    showProblem(alertBox(), error, 'Sign-in refused');
+    setStatus('');
+  }
+}
+
+/** Ends the session on the server and shows the sign-in screen. */
+async function signOut() {
+  const client = session?.client;
+  dropSession();
+  clearAlert();
+  if (client) {
+    try { await client.signOut(); } catch (error) { if (!(error instanceof Problem)) throw error; }
+  }
+  setStatus('Signed out.');
+  history.replaceState(null, '', '/');
   route();
+}
+
+/** The invitation link (`/invite#<secret>`): redeems it once, then asks for a passkey. */
+async function acceptInvitation() {
+  const secret = location.hash.slice(1);
+  // The secret leaves the address bar and the history at once (it is single-use anyway).
+  history.replaceState(null, '', '/');
+  if (!secret) { route(); return; }
+  setStatus('Opening your invitation…');
+  const client = new Client();
+  try {
+    const answer = await redeemInvitation(client, secret);
+    invited = { client, person: answer.person };
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    showProblem(alertBox(), error, 'This invitation link cannot be used');
+    setStatus('');
+    route();
+    return;
+  }
+  byId('invitation-who').textContent = `You are signed in as ${nameOf(invited.person)} (${invited.person.role}).`;
+  show('invitation');
+  setStatus('Invitation accepted. Register a passkey to continue.');
+  byId('invitation-passkey-name').focus();
+}
+
+/** Registers the invited person's first passkey, then continues signed in. */
+async function registerFirstPasskey() {
+  if (!invited) return;
+  clearAlert();
+  setStatus('Waiting for your passkey…');
+  try {
+    await registerPasskey(invited.client, byId('invitation-passkey-name').value.trim());
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    showProblem(alertBox(), error, 'Could not register the passkey');
+    setStatus('');
+    return;
+  }
+  const { client, person } = invited;
+  invited = null;
+  byId('invitation-passkey-name').value = '';
+  await enter(client, person);
+  setStatus('Passkey registered. You are signed in.');
+}
+
+/** "My account". */
+async function showAccount() {
+  show('account');
+  byId('account-back').href = session.person.role === 'admin' ? '#admin' : '#patients';
+  const view = new AccountView(session.client, session.person, { setStatus });
+  account = view;
+  try {
+    await view.load();
+    setStatus('Your passkeys and sessions.');
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    if (account === view) showProblem(alertBox(), error, 'Could not load your account');
+  }
+}
+
+/** An admin's pages: `showAdmin(client, person)` of ./admin.js. */
+async function showAdminScreen() {
+  show('admin');
+  const opening = session;
+  const module = await import('./admin.js');
+  if (session !== opening) return;
+  await module.showAdmin(session.client, session.person);
 }
 
 async function showPatients() {
@@ -144,21 +222,23 @@ function route() {
   current = null;
   if (!session) {
     show('sign-in');
-    byId('token').focus();
+    showProviderButton(new Client());
+    const button = byId('passkey-sign-in');
+    button.disabled = !passkeysSupported();
+    button.focus();
     return;
   }
   const hash = decodeURIComponent(location.hash.slice(1));
-  if (hash.startsWith('patient/')) showPatient(hash.slice('patient/'.length));
+  if (hash === 'account') showAccount();
+  else if (session.person.role === 'admin') showAdminScreen();
+  else if (hash.startsWith('patient/')) showPatient(hash.slice('patient/'.length));
   else showPatients();
 }
 
-function boot() {
-  byId('sign-in-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const token = byId('token').value.trim();
-    byId('token').value = '';
-    if (token) signIn(token);
-  });
+async function boot() {
+  byId('passkey-sign-in').addEventListener('click', passkeySignIn);
+  byId('invitation-form').addEventListener('submit', (event) => { event.preventDefault(); registerFirstPasskey(); });
+  byId('passkey-form').addEventListener('submit', (event) => { event.preventDefault(); account?.addPasskey(); });
   byId('sign-out').addEventListener('click', signOut);
   document.querySelector('.skip').addEventListener('click', (event) => {
     event.preventDefault();
@@ -182,15 +262,17 @@ function boot() {
     if (session?.triage) setStatus(`${renderTriage(session.triage, byId('triage-filter').value)} shown.`);
   });
   window.addEventListener('hashchange', () => { if (session) { clearAlert(); route(); } });
-  // The token of this tab changed or went away elsewhere (sessionStorage events from this origin): start over.
-  window.addEventListener('storage', (event) => {
-    if (event.key !== null && event.key !== 'caresync.token') return;
-    const token = storedToken();
-    if (!token) { if (session) signOut(); return; }
-    if (session?.client.token !== token) signIn(token, { restoring: true });
-  });
-  const token = storedToken();
-  if (token) signIn(token, { restoring: true });
+  if (location.pathname === '/invite') { await acceptInvitation(); return; }
+  // Signed in already (the cookie is HttpOnly: ask the server)?
+  const client = new Client();
+  let answer = null;
+  try {
+    answer = await client.session();
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    if (error.status !== 401 && error.status !== 403) showProblem(alertBox(), error, 'Could not reach the server');
+  }
+  if (answer) await enter(client, answer.person, { restoring: true });
   else route();
 }
 

@@ -54,6 +54,8 @@ import Testing
         (.publicOrigins, "https://caresync.example.org", #""https://caresync.example.org""#),
         (.trustedProxies, "10.0.0.0/8", #""10.0.0.0/8""#),
         (.sessionsIdleMinutes, "15", "15"), (.sessionsAbsoluteHours, "8", "8"), (.invitationsLifetimeHours, "24", "24"),
+        (.webAuthnRelyingPartyID, "care.clinic.example", #""care.clinic.example""#), (.webAuthnRelyingPartyName, "Clinic", #""Clinic""#),
+        (.webAuthnOrigins, "https://care.clinic.example", #""https://care.clinic.example""#),
         (.webhooksAllowPrivateAddresses, "true", "true"), (.webhooksTimeoutSeconds, "3", "3"),
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),

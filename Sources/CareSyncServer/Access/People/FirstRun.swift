@@ -13,10 +13,13 @@ public enum FirstRun {
 
 extension Configuration {
     /// The origin invitation links start with: the first of `publicOrigins`, else this listener's
-    /// `http://host:port` (reachable only where the server runs, which is where the first link is opened).
+    /// `http://host:port` (reachable only where the server runs, which is where the first link is opened), named
+    /// `localhost` for a loopback or wildcard address: passkeys need a host name (an IP address is never a WebAuthn
+    /// relying-party id), and `webAuthn.relyingPartyID` is `localhost` by default.
     public func linkOrigin(port: Int) -> String {
         if let first = publicOrigins.first { return first }
-        let shown = host == "0.0.0.0" || host == "::" ? "localhost" : (host.contains(":") ? "[\(host)]" : host)
+        let local = ["0.0.0.0", "::", "127.0.0.1", "::1"].contains(host)
+        let shown = local ? "localhost" : (host.contains(":") ? "[\(host)]" : host)
         return "http://\(shown):\(port)"
     }
 }

@@ -12,9 +12,13 @@ public final class People: Sendable {
     public let store: any AccessStore
     /// Timeouts and lifetimes.
     public let policy: SessionPolicy
+    /// Registered passkeys, removed when their person is deactivated; nil where there are none.
+    public let passkeys: (any PasskeyStore)?
 
     /// People over `store` with `policy`.
-    public init(store: any AccessStore, policy: SessionPolicy = SessionPolicy()) { self.store = store; self.policy = policy }
+    public init(store: any AccessStore, policy: SessionPolicy = SessionPolicy(), passkeys: (any PasskeyStore)? = nil) {
+        self.store = store; self.policy = policy; self.passkeys = passkeys
+    }
 
     /// A new invitation and its secret (shown this once, stored hashed): for `role` with `careTeams`, or, with
     /// `personID`, signing that existing active person in again (a lost passkey). 422 for a bad role, missing or
@@ -84,8 +88,17 @@ public final class People: Sendable {
         return try store.endSession(id: id, at: now)
     }
 
-    /// Deactivates a person and ends all their sessions at once; false when there is no such person.
-    public func deactivate(personID: String, now: Date) throws -> Bool { try store.deactivatePerson(id: personID, at: now) }
+    /// Deactivates a person, ends all their sessions at once and removes their passkeys (a lost or leaving person's
+    /// authenticator signs no one in again; coming back is a re-invitation); false when there is no such person.
+    public func deactivate(personID: String, now: Date) throws -> Bool {
+        guard try store.deactivatePerson(id: personID, at: now) else { return false }
+        if let passkeys {
+            for credential in try passkeys.passkeys(person: personID) {
+                _ = try passkeys.deletePasskey(credentialID: credential.credentialID, person: personID)
+            }
+        }
+        return true
+    }
 
     /// 422 unless a therapist names 1 or more known care teams, an admin none, and the display name is 0–200 visible bytes.
     static func validate(role: Role, careTeams: [String], displayName: String, known: Set<String>) throws {

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Passkeys end to end (issue 27): builds caresync, serves it on a temporary database with a care team, and drives
+# headless Chromium with Selenium's virtual authenticator through scripts/browser/test_passkeys.py at
+# http://localhost:PORT (the default relying party). Self-contained and non-interactive; prints "N passed, M failed"
+# and exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ci-lib.sh
+export DEBIAN_FRONTEND=noninteractive
+
+missing=()
+for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# 4.52.0 needs a certifi newer than the registry holds (as scripts/ci-browser.sh).
+ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
+ci_build
+ci_workdir
+
+"$bin" patient create alice --time-zone America/Los_Angeles >/dev/null
+"$bin" care-team create physio >/dev/null
+"$bin" care-team add-patient physio alice >/dev/null
+export ADMIN_TOKEN="$("$bin" token create --role admin 2>/dev/null)"
+
+ci_serve CARESYNC_LOG_LEVEL=info
+export CARESYNC_URL="$url"
+export SERVER_LOG="$work/stderr"
+status=0
+"$venv/bin/python" scripts/browser/test_passkeys.py || status=1
+
+ci_stop || status=1
+exit $status
