@@ -50,5 +50,9 @@ public struct APILimits: Sendable, Hashable {
     /// The public origins (`https://caresync.example.org`) of browser pages: CSRF checks accept these, and
     /// invitation links start with the first; empty: the request's own origin.
     public var publicOrigins: [String] = []
+    /// Sign-in with the clinic's OpenID Connect provider (off without an issuer) and its client secret (nil: public client).
+    public var openIDConnect = OpenIDConnectSettings()
+    /// The OpenID Connect client secret, resolved from `oidc.clientSecret` or its file; nil: a public client.
+    public var openIDConnectSecret: String?
     public init() {}
 }

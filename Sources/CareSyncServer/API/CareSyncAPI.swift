@@ -103,6 +103,7 @@ public final class CareSyncAPI: Sendable {
             + SessionController(gate: gate, calls: calls, clock: clock).routes
             + PeopleController(gate: gate, calls: calls, clock: clock, notifier: store.notifier,
                                linkOrigin: limits.publicOrigins.first).routes
+            + Self.openIDConnectRoutes(gate: gate, calls: calls, clock: clock, limits: limits)
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
@@ -117,7 +118,8 @@ public final class CareSyncAPI: Sendable {
     var parkedCount: Int { reader.parkedCount }
 
     /// The paths under `/v1` the head filter lets through unauthenticated: their handlers admit the caller themselves.
-    static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath, "/v1/enrolments/redeem"]
+    static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath, "/v1/enrolments/redeem",
+                                                     SignInMethodsController.path, OIDCController.startPath, OIDCController.callbackPath]
 
     /// Wakes parked long polls and ends event streams (shutdown).
     public func shutdown() {

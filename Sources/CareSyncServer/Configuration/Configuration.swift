@@ -62,6 +62,8 @@ public struct Configuration: Sendable, Equatable {
     public var trustedProxies: [AddressRange] = []
     /// Browser session timeouts and the invitation lifetime.
     public var sessions = SessionPolicy()
+    /// Sign-in with a clinic's OpenID Connect provider; off while no issuer is set.
+    public var oidc = OpenIDConnectSettings()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).
