@@ -11,6 +11,7 @@ enum PathID {
         case "patientId": return AccessAdmin.isValidName(value, max: 64)
         case "name": return AccessAdmin.isValidName(value, max: 100)
         case "tokenId", "enrolmentId", "personId", "sessionId": return value.utf8.count == 16 && value.utf8.allSatisfy(isLowerHex)
+        case "identityId": return value.utf8.count == 32 && value.utf8.allSatisfy(isLowerHex)
         case "webhookId": return value.utf8.count == 19 && value.hasPrefix("wh_") && value.utf8.dropFirst(3).allSatisfy(isLowerHex)
         case "syncIdentifier":
             return !value.isEmpty && value.utf8.count <= SampleValidator.maxSyncIdentifierBytes / 2 && !InvisibleCharacters.occur(in: value)
@@ -27,6 +28,7 @@ enum PathID {
         case "enrolmentId": HTTPError.notFound("No such enrolment: an enrolment id is 16 hexadecimal digits.")
         case "personId": HTTPError.notFound("No such person: a person id is 16 hexadecimal digits.")
         case "sessionId": HTTPError.notFound("No such session: a session id is 16 hexadecimal digits.")
+        case "identityId": HTTPError.notFound("No such identity: an identity id is 32 hexadecimal digits.")
         case "webhookId": HTTPError.notFound("No such webhook: a webhook id is 'wh_' and 16 hexadecimal digits.")
         default: HTTPError.notFound("No such \(name): it breaks the rule of its kind of id.")
         }
