@@ -4,7 +4,7 @@ import _CryptoExtras
 import Foundation
 
 /// A provider's signing key made in the test: its public JWK and compact JWS ID tokens signed with it.
-struct TestIssuer {
+struct TestIssuer: @unchecked Sendable {
     enum Key {
         case p256(P256.Signing.PrivateKey)
         case rsa(_RSA.Signing.PrivateKey)

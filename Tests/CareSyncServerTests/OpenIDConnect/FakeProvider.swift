@@ -12,8 +12,10 @@ final class FakeProvider: Sendable {
     /// A signing key of the provider.
     struct Key: Sendable {
         let kid: String
-        let key: P256.Signing.PrivateKey
-        static func make(_ kid: String) -> Key { Key(kid: kid, key: P256.Signing.PrivateKey()) }
+        /// The private key's raw bytes (swift-crypto's keys are not `Sendable`).
+        let raw: [UInt8]
+        var key: P256.Signing.PrivateKey { try! P256.Signing.PrivateKey(rawRepresentation: raw) }
+        static func make(_ kid: String) -> Key { Key(kid: kid, raw: Array(P256.Signing.PrivateKey().rawRepresentation)) }
         var jwk: JSONValue {
             let raw = Array(key.publicKey.x963Representation.dropFirst())
             return ["kty": "EC", "crv": "P-256", "kid": .string(kid), "alg": "ES256", "use": "sig",
@@ -54,7 +56,7 @@ final class FakeProvider: Sendable {
                 }, uniquingKeysWith: { $1 })
                 guard let verifier = form["code_verifier"], PKCE.challenge(for: verifier) == challenge.current,
                       form["grant_type"] == "authorization_code", let token = next.update({ t -> NextToken? in defer { t = nil }; return t })
-                else { return Response.json(["error": "invalid_grant"], status: .badRequest) }
+                else { return Response.json(JSONValue.object(["error": .string("invalid_grant")]), status: .badRequest) }
                 return Response.json(["access_token": "unused", "token_type": "Bearer", "id_token": .string(Self.sign(token))])
             default:
                 return Response(status: .notFound)

@@ -83,7 +83,7 @@ import Testing
             let reply = try await callback(server, begun)
             #expect(reply.status == 303, "\(reply.text)")
             #expect(reply.header("Location") == "/")
-            let basic = provider.tokenRequests.last?.headers["Authorization"]
+            let basic = provider.tokenRequests.last?.headers["authorization"]
             #expect(basic == "Basic " + Data("caresync:s3cret".utf8).base64EncodedString())
             let cookie = try #require(reply.headers.first { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("caresync_session=") }?.1)
             let session = try await server.send("GET", "/v1/session", headers: [("Cookie", String(cookie.split(separator: ";")[0]))])
