@@ -21,4 +21,4 @@ ci_workdir
 read -r glewlwyd_pid glewlwyd_port glewlwyd_dir < <(scripts/oidc/glewlwyd-up.sh)
 trap 'kill "$glewlwyd_pid" 2>/dev/null || true; rm -rf "$glewlwyd_dir"; ci_cleanup' EXIT
 echo "glewlwyd at http://127.0.0.1:$glewlwyd_port"
-GLEWLWYD_URL="http://127.0.0.1:$glewlwyd_port" CARESYNC_BIN="$bin" WORK="$work" "$venv/bin/python" scripts/oidc/test_oidc.py
+GLEWLWYD_URL="http://127.0.0.1:$glewlwyd_port" SERVER_BIN="$bin" WORK="$work" "$venv/bin/python" scripts/oidc/test_oidc.py

@@ -5,13 +5,13 @@ confidential client whose secret comes from a file, RS256 with a public client),
 they were: a wrong state, a replayed callback, a replayed code, a missing browser cookie, an unknown or unlinked or
 deactivated identity, and (against a fake provider) an ID token signed by another key, of an unknown kid, expired,
 issued in the future, for another audience, issuer or nonce, or unsigned.
-   env: GLEWLWYD_URL, CARESYNC_BIN, WORK   prints "N passed, M failed"."""
+   env: GLEWLWYD_URL, SERVER_BIN, WORK   prints "N passed, M failed"."""
 import base64, hashlib, json, os, secrets, subprocess, sys, time, traceback, urllib.parse
 import requests
 from fake_provider import FakeProvider, SUBJECT as FAKE_SUBJECT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GLEWLWYD, BIN, WORK = os.environ["GLEWLWYD_URL"].rstrip("/"), os.environ["CARESYNC_BIN"], os.environ["WORK"]
+GLEWLWYD, BIN, WORK = os.environ["GLEWLWYD_URL"].rstrip("/"), os.environ["SERVER_BIN"], os.environ["WORK"]
 ES_ISSUER, RS_ISSUER = GLEWLWYD + "/api/oidc", GLEWLWYD + "/api/oidcrs"
 results, servers = [], []
 
@@ -30,8 +30,9 @@ class CareSync:
         self.db = f"{WORK}/{name}.sqlite"
         self.env = dict(os.environ, CARESYNC_DATABASE=self.db, CARESYNC_LOG_LEVEL="info",
                         **{"CARESYNC_OIDC_" + k.upper(): v for k, v in oidc.items()})
-        self.admin = subprocess.run([BIN, "token", "create", "--role", "admin"], env=self.env, check=True,
-                                    capture_output=True, text=True).stdout.strip()
+        made = subprocess.run([BIN, "token", "create", "--role", "admin"], env=self.env, capture_output=True, text=True)
+        assert made.returncode == 0, made.stderr
+        self.admin = made.stdout.strip()
         self.log = open(f"{WORK}/{name}.stderr", "w")
         self.process = subprocess.Popen([BIN, "serve", "--port", "0"], env=self.env, stdout=subprocess.PIPE, stderr=self.log, text=True)
         servers.append(self)

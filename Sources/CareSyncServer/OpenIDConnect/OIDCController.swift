@@ -91,9 +91,8 @@ struct OIDCController: Sendable {
             let status = (error as? HTTPError)?.status.code ?? 500
             try? await gate.audit.commit(AuditRecord(time: clock(), tokenID: "-", role: .therapist, patient: nil, action: Self.action,
                                                      count: 0, status: status))
-            guard var refusal = error as? HTTPError else { throw error }
-            refusal.headers.append(HTTPField(name: .setCookie, value: OIDCBindingCookie.clearing(https: https)))
-            throw refusal
+            // The binding cookie stays: a forged callback (another state) must not end the browser's real sign-in.
+            throw error
         }
     }
 
