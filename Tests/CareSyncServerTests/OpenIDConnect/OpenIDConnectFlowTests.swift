@@ -154,6 +154,38 @@ import Testing
         }
     }
 
+    @Test func anAdminLinksAnIdentityThatThenSignsIn() async throws {
+        try await withProvider { server, provider, now in
+            let key = FakeProvider.Key.make("k1")
+            provider.published.update { $0 = [key] }
+            let person = try #require(try await server.redeem(try await server.invite(role: "admin", careTeams: [])).json["person"]?["id"]?.stringValue)
+            let path = "/v1/people/\(person)/identities"
+            try await server.send("POST", path, token: server.tokens.admin, json: [:]).expectProblem(422, "validationFailed")
+            try await server.send("POST", path, token: server.tokens.therapist, json: ["subject": "sub-9"]).expectProblem(403, "forbidden")
+            let linked = try await server.send("POST", path, token: server.tokens.admin, json: ["subject": "sub-9"])
+            #expect(linked.status == 201, "\(linked.text)")
+            #expect(linked.json["issuer"] == .string(provider.issuer))
+            try await server.send("POST", path, token: server.tokens.admin, json: ["subject": "sub-9"]).expectProblem(409, "conflict")
+            var begun = try await begin(server, provider)
+            prepare(provider, begun, key: key, now: now.current, subject: "sub-9")
+            #expect(try await callback(server, begun).status == 303)
+
+            let id = try #require(linked.json["id"]?.stringValue)
+            #expect(try await server.send("DELETE", "\(path)/\(id)", token: server.tokens.admin).status == 204)
+            begun = try await begin(server, provider)
+            prepare(provider, begun, key: key, now: now.current, subject: "sub-9")
+            try await callback(server, begun).expectProblem(401, "unauthorized")
+
+            #expect(try await server.send("POST", path, token: server.tokens.admin, json: ["subject": "sub-9"]).status == 201)
+            #expect(try await server.send("POST", "/v1/people/\(person)/deactivate", token: server.tokens.admin).status == 200)
+            begun = try await begin(server, provider)
+            prepare(provider, begun, key: key, now: now.current, subject: "sub-9")
+            let refused = try await callback(server, begun)
+            refused.expectProblem(401, "unauthorized")
+            #expect(refused.json["detail"]?.stringValue?.contains("deactivated") == true)
+        }
+    }
+
     @Test(arguments: ["/", "/#patients", "/invite"])
     func aSameOriginReturnPathIsKept(path: String) throws {
         #expect(try OIDCController.returnPath(path) == path)
