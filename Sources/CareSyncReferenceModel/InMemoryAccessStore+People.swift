@@ -7,6 +7,8 @@ struct PeopleState {
     var invitations: [String: InvitationRecord] = [:]
     var people: [String: PersonRecord] = [:]
     var sessions: [String: SessionRecord] = [:]
+    /// Provider identities (`InMemoryAccessStore+Identities`).
+    var identities: [PersonIdentity] = []
 }
 
 extension InMemoryAccessStore {
@@ -22,23 +24,26 @@ extension InMemoryAccessStore {
     }
 
     public func redeemInvitation(secretHash: [UInt8], newPersonID: String, now: Date) throws -> PersonRecord? {
-        try peopleState.withLock { s in
-            guard var invitation = s.invitations.values.first(where: { $0.secretHash == secretHash }),
-                  invitation.redeemedAt == nil, now < invitation.expiresAt else { return nil }
-            let person: PersonRecord
-            if let existing = invitation.personID {
-                guard let found = s.people[existing], found.isActive else { return nil }
-                person = found
-            } else {
-                guard s.people[newPersonID] == nil else { throw AccessStoreError.alreadyExists("person \(newPersonID)") }
-                person = PersonRecord(id: newPersonID, role: invitation.role, careTeams: invitation.careTeams,
-                                      displayName: invitation.displayName, createdAt: now)
-                s.people[newPersonID] = person
-            }
-            invitation.redeemedAt = now
-            s.invitations[invitation.id] = invitation
-            return person
+        try peopleState.withLock { s in try Self.redeem(&s, secretHash: secretHash, newPersonID: newPersonID, now: now) }
+    }
+
+    /// Redeems an invitation in `s` (the caller holds the lock).
+    static func redeem(_ s: inout PeopleState, secretHash: [UInt8], newPersonID: String, now: Date) throws -> PersonRecord? {
+        guard var invitation = s.invitations.values.first(where: { $0.secretHash == secretHash }),
+              invitation.redeemedAt == nil, now < invitation.expiresAt else { return nil }
+        let person: PersonRecord
+        if let existing = invitation.personID {
+            guard let found = s.people[existing], found.isActive else { return nil }
+            person = found
+        } else {
+            guard s.people[newPersonID] == nil else { throw AccessStoreError.alreadyExists("person \(newPersonID)") }
+            person = PersonRecord(id: newPersonID, role: invitation.role, careTeams: invitation.careTeams,
+                                  displayName: invitation.displayName, createdAt: now)
+            s.people[newPersonID] = person
         }
+        invitation.redeemedAt = now
+        s.invitations[invitation.id] = invitation
+        return person
     }
 
     public func person(id: String) throws -> PersonRecord? { peopleState.withLock { $0.people[id] } }

@@ -71,7 +71,7 @@ import CareSyncReferenceModel
         let responses = try #require(doc["components"]?["responses"]?.objectValue)
         var byStatus: [String: JSONValue] = [:]
         for (_, operation) in operations.map({ ($0.path, $0.operation) }) {
-            for (status, response) in operation["responses"]?.objectValue ?? [:] where !status.hasPrefix("2") {
+            for (status, response) in operation["responses"]?.objectValue ?? [:] where status.hasPrefix("4") || status.hasPrefix("5") {
                 byStatus[status] = resolve(response)
             }
         }

@@ -60,9 +60,10 @@ import Testing
             }
         }
         // AlertRulesDraft is PUT: AlertRulesEndpointTests checks its one required field (`rules`). PatientUpdate (PATCH)
-        // requires no member: PatientUpdateTests checks what it refuses.
+        // requires no member: PatientUpdateTests checks what it refuses. PersonIdentityDraft needs a person and an issuer:
+        // OpenIDConnectFlowTests.
         let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption",
-                                                            "InvitationRedemption", "PatientUpdate"])
+                                                            "InvitationRedemption", "PatientUpdate", "PersonIdentityDraft"])
         #expect(posted == covered)
     }
 

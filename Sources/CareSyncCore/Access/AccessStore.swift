@@ -12,7 +12,7 @@ public enum AccessStoreError: Error, Hashable, Sendable {
 
 /// Patients, care teams, tokens and audit records, and the people who sign in (`PersonStore`). Methods are
 /// blocking and thread-safe.
-public protocol AccessStore: PersonStore {
+public protocol AccessStore: PersonStore, PersonIdentityStore {
     /// Creates a patient; `alreadyExists` when the id is taken.
     func createPatient(_ patient: PatientRecord) throws
     /// The patient, or nil.

@@ -26,26 +26,29 @@ extension PostgresAccessStore {
 
     /// The invitation row is locked first, so two instances redeeming the same secret at once make one person.
     public func redeemInvitation(secretHash: [UInt8], newPersonID: String, now: Date) throws -> PersonRecord? {
-        try database.write { db in
-            guard let i = try db.query("SELECT \(Self.invitationColumns) FROM invitations WHERE secret_hash = $1 FOR UPDATE",
-                                       [.bytes(secretHash)]).first(Self.invitationRow),
-                  i.redeemedAt == nil, now < i.expiresAt else { return nil }
-            let person: PersonRecord
-            if let existing = i.personID {
-                guard let found = try db.query("SELECT \(Self.personColumns) FROM people WHERE id = $1", [.text(existing)]).first(Self.personRow),
-                      found.isActive else { return nil }
-                person = found
-            } else {
-                person = PersonRecord(id: newPersonID, role: i.role, careTeams: i.careTeams, displayName: i.displayName, createdAt: now)
-                let inserted = try db.query("""
-                    INSERT INTO people (\(Self.personColumns)) VALUES ($1, $2, $3, $4, $5, NULL) ON CONFLICT (id) DO NOTHING
-                    """, [.text(person.id), .text(person.role.rawValue), .text(person.careTeams.joined(separator: ",")),
-                          .text(person.displayName), .int64(Self.ms(now))]).affected
-                guard inserted == 1 else { throw AccessStoreError.alreadyExists("person \(person.id)") }
-            }
-            try db.query("UPDATE invitations SET redeemed_at = $1 WHERE id = $2 AND redeemed_at IS NULL", [.int64(Self.ms(now)), .text(i.id)])
-            return person
+        try database.write { db in try Self.redeem(db, secretHash: secretHash, newPersonID: newPersonID, now: now) }
+    }
+
+    /// Redeems an invitation inside the caller's write transaction.
+    static func redeem(_ db: PostgresConnection, secretHash: [UInt8], newPersonID: String, now: Date) throws -> PersonRecord? {
+        guard let i = try db.query("SELECT \(Self.invitationColumns) FROM invitations WHERE secret_hash = $1 FOR UPDATE",
+                                   [.bytes(secretHash)]).first(Self.invitationRow),
+              i.redeemedAt == nil, now < i.expiresAt else { return nil }
+        let person: PersonRecord
+        if let existing = i.personID {
+            guard let found = try db.query("SELECT \(Self.personColumns) FROM people WHERE id = $1", [.text(existing)]).first(Self.personRow),
+                  found.isActive else { return nil }
+            person = found
+        } else {
+            person = PersonRecord(id: newPersonID, role: i.role, careTeams: i.careTeams, displayName: i.displayName, createdAt: now)
+            let inserted = try db.query("""
+                INSERT INTO people (\(Self.personColumns)) VALUES ($1, $2, $3, $4, $5, NULL) ON CONFLICT (id) DO NOTHING
+                """, [.text(person.id), .text(person.role.rawValue), .text(person.careTeams.joined(separator: ",")),
+                      .text(person.displayName), .int64(Self.ms(now))]).affected
+            guard inserted == 1 else { throw AccessStoreError.alreadyExists("person \(person.id)") }
         }
+        try db.query("UPDATE invitations SET redeemed_at = $1 WHERE id = $2 AND redeemed_at IS NULL", [.int64(Self.ms(now)), .text(i.id)])
+        return person
     }
 
     public func person(id: String) throws -> PersonRecord? {

@@ -52,5 +52,9 @@ public struct APILimits: Sendable, Hashable {
     public var publicOrigins: [String] = []
     /// Passkeys' relying party (`webAuthn.*`).
     public var webAuthn = WebAuthnSettings()
+    /// Sign-in with the clinic's OpenID Connect provider (off without an issuer) and its client secret (nil: public client).
+    public var openIDConnect = OpenIDConnectSettings()
+    /// The OpenID Connect client secret, resolved from `oidc.clientSecret` or its file; nil: a public client.
+    public var openIDConnectSecret: String?
     public init() {}
 }

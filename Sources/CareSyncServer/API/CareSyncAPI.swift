@@ -111,7 +111,7 @@ public final class CareSyncAPI: Sendable {
             + PasskeyController(gate: gate, calls: calls, clock: clock, passkeys: passkeys,
                                 challengeBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst,
                                                              clock: rateLimitClock)).routes
-            + SignInMethodsController(openIDConnect: .null).routes
+            + Self.openIDConnectRoutes(gate: gate, calls: calls, clock: clock, limits: limits)
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
@@ -128,7 +128,7 @@ public final class CareSyncAPI: Sendable {
     /// The paths under `/v1` the head filter lets through unauthenticated: their handlers admit the caller themselves.
     static let unauthenticatedPaths: Set<String> = [SessionController.redeemPath, "/v1/enrolments/redeem",
                                                     SignInMethodsController.path, PasskeyController.signInChallengePath,
-                                                    PasskeyController.signInPath]
+                                                    PasskeyController.signInPath, OIDCController.startPath, OIDCController.callbackPath]
 
     /// Wakes parked long polls and ends event streams (shutdown).
     public func shutdown() {

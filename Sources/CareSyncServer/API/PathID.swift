@@ -12,6 +12,7 @@ enum PathID {
         case "name": return AccessAdmin.isValidName(value, max: 100)
         case "tokenId", "enrolmentId", "personId", "sessionId": return value.utf8.count == 16 && value.utf8.allSatisfy(isLowerHex)
         case "passkeyId": return (1...1366).contains(value.utf8.count) && Base64URL.decode(value) != nil
+        case "identityId": return value.utf8.count == 32 && value.utf8.allSatisfy(isLowerHex)
         case "webhookId": return value.utf8.count == 19 && value.hasPrefix("wh_") && value.utf8.dropFirst(3).allSatisfy(isLowerHex)
         case "syncIdentifier":
             return !value.isEmpty && value.utf8.count <= SampleValidator.maxSyncIdentifierBytes / 2 && !InvisibleCharacters.occur(in: value)
@@ -29,6 +30,7 @@ enum PathID {
         case "personId": HTTPError.notFound("No such person: a person id is 16 hexadecimal digits.")
         case "sessionId": HTTPError.notFound("No such session: a session id is 16 hexadecimal digits.")
         case "passkeyId": HTTPError.notFound("No such passkey: a passkey id is its credential id in base64url (1–1366 characters).")
+        case "identityId": HTTPError.notFound("No such identity: an identity id is 32 hexadecimal digits.")
         case "webhookId": HTTPError.notFound("No such webhook: a webhook id is 'wh_' and 16 hexadecimal digits.")
         default: HTTPError.notFound("No such \(name): it breaks the rule of its kind of id.")
         }

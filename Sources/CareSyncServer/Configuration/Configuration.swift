@@ -64,6 +64,8 @@ public struct Configuration: Sendable, Equatable {
     public var sessions = SessionPolicy()
     /// Passkeys: the relying-party id and name, and the origins ceremonies may come from.
     public var webAuthn = WebAuthnSettings()
+    /// Sign-in with a clinic's OpenID Connect provider; off while no issuer is set.
+    public var oidc = OpenIDConnectSettings()
     /// The lowest log level written.
     public var logLevel: Logger.Level = .info
     /// Log lines as readable text (development) or JSON lines (production).

@@ -133,6 +133,31 @@ extension ConfigurationKey {
         case .webhooksRetryForHours: configuration.webhooks.retryForHours = try integer(1...8_760)
         case .webhooksDeliveryRetentionDays: configuration.webhooks.deliveryRetentionDays = try integer(1...3_650)
         case .webhooksMaxPendingDeliveries: configuration.webhooks.maxPendingDeliveries = try integer(2...10_000_000)
+        case .oidcIssuer, .oidcRedirectUri:
+            guard let url = value.stringValue, url.isEmpty || OpenIDConnectSettings.isProviderURL(url) else {
+                throw invalid(value, source, "empty, or an https:// URL (http:// only on loopback) without query or fragment")
+            }
+            if self == .oidcIssuer { configuration.oidc.issuer = url } else { configuration.oidc.redirectURI = url }
+        case .oidcClientId, .oidcClientSecret, .oidcClientSecretFile:
+            guard let text = value.stringValue, !text.contains(where: { $0.isNewline || $0 == "\0" }), text.utf8.count <= 1024 else {
+                throw invalid(value, source, "a string of at most 1024 bytes on one line")
+            }
+            switch self {
+            case .oidcClientId: configuration.oidc.clientID = text
+            case .oidcClientSecret: configuration.oidc.clientSecret = text
+            default: configuration.oidc.clientSecretFile = text
+            }
+        case .oidcDisplayName:
+            let name = try text()
+            guard name.utf8.count <= 100 else { throw invalid(value, source, "a label of at most 100 bytes") }
+            configuration.oidc.displayName = name
+        case .oidcScopes:
+            let scopes = try text()
+            guard scopes.split(separator: " ").contains("openid"), scopes.allSatisfy({ $0.isASCII && !$0.isNewline && $0 != "\"" }) else {
+                throw invalid(value, source, "space-separated scopes including openid")
+            }
+            configuration.oidc.scopes = scopes
+        case .oidcClockSkewSeconds: configuration.oidc.clockSkewSeconds = try integer(0...600)
         case .logLevel: configuration.logLevel = try choice(Logger.Level.self)
         case .logFormat: configuration.logFormat = try choice(Configuration.LogFormat.self)
         }
@@ -203,6 +228,14 @@ extension ConfigurationKey {
         case .webhooksRetryForHours: return String(configuration.webhooks.retryForHours)
         case .webhooksDeliveryRetentionDays: return String(configuration.webhooks.deliveryRetentionDays)
         case .webhooksMaxPendingDeliveries: return String(configuration.webhooks.maxPendingDeliveries)
+        case .oidcIssuer: return string(configuration.oidc.issuer)
+        case .oidcClientId: return string(configuration.oidc.clientID)
+        case .oidcClientSecret: return string(configuration.oidc.clientSecret.isEmpty ? "" : "(set)")   // never shown
+        case .oidcClientSecretFile: return string(configuration.oidc.clientSecretFile)
+        case .oidcRedirectUri: return string(configuration.oidc.redirectURI)
+        case .oidcDisplayName: return string(configuration.oidc.displayName)
+        case .oidcScopes: return string(configuration.oidc.scopes)
+        case .oidcClockSkewSeconds: return String(configuration.oidc.clockSkewSeconds)
         case .logLevel: return string(configuration.logLevel.rawValue)
         case .logFormat: return string(configuration.logFormat.rawValue)
         }

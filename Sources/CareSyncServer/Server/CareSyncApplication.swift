@@ -133,6 +133,8 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.trustedProxies = configuration.trustedProxies
     limits.publicOrigins = configuration.publicOrigins
     limits.webAuthn = configuration.webAuthn
+    limits.openIDConnect = configuration.oidc
+    limits.openIDConnectSecret = try configuration.oidc.resolvedSecret()
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
                                      notifier: backend.sync.notifier, metrics: metrics, logger: logger)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.

@@ -26,27 +26,30 @@ extension SQLiteAccessStore {
     }
 
     public func redeemInvitation(secretHash: [UInt8], newPersonID: String, now: Date) throws -> PersonRecord? {
-        try database.write { db in
-            guard let i = try db.fetchOne("SELECT \(Self.invitationColumns) FROM invitations WHERE secret_hash = ?",
-                                          [.blob(secretHash)], Self.invitationRow),
-                  i.redeemedAt == nil, now < i.expiresAt else { return nil }
-            let person: PersonRecord
-            if let existing = i.personID {
-                guard let found = try db.fetchOne("SELECT \(Self.personColumns) FROM people WHERE id = ?", [.text(existing)], Self.personRow),
-                      found.isActive else { return nil }
-                person = found
-            } else {
-                person = PersonRecord(id: newPersonID, role: i.role, careTeams: i.careTeams, displayName: i.displayName, createdAt: now)
-                guard try db.scalarInt64("SELECT 1 FROM people WHERE id = ?", [.text(person.id)]) == nil else {
-                    throw AccessStoreError.alreadyExists("person \(person.id)")
-                }
-                try db.execute("INSERT INTO people (\(Self.personColumns)) VALUES (?, ?, ?, ?, ?, NULL)",
-                               [.text(person.id), .text(person.role.rawValue), .text(person.careTeams.joined(separator: ",")),
-                                .text(person.displayName), .integer(Self.ms(now))])
+        try database.write { db in try Self.redeem(db, secretHash: secretHash, newPersonID: newPersonID, now: now) }
+    }
+
+    /// Redeems an invitation inside the caller's write transaction.
+    static func redeem(_ db: Connection, secretHash: [UInt8], newPersonID: String, now: Date) throws -> PersonRecord? {
+        guard let i = try db.fetchOne("SELECT \(Self.invitationColumns) FROM invitations WHERE secret_hash = ?",
+                                      [.blob(secretHash)], Self.invitationRow),
+              i.redeemedAt == nil, now < i.expiresAt else { return nil }
+        let person: PersonRecord
+        if let existing = i.personID {
+            guard let found = try db.fetchOne("SELECT \(Self.personColumns) FROM people WHERE id = ?", [.text(existing)], Self.personRow),
+                  found.isActive else { return nil }
+            person = found
+        } else {
+            person = PersonRecord(id: newPersonID, role: i.role, careTeams: i.careTeams, displayName: i.displayName, createdAt: now)
+            guard try db.scalarInt64("SELECT 1 FROM people WHERE id = ?", [.text(person.id)]) == nil else {
+                throw AccessStoreError.alreadyExists("person \(person.id)")
             }
-            try db.execute("UPDATE invitations SET redeemed_at = ? WHERE id = ? AND redeemed_at IS NULL", [.integer(Self.ms(now)), .text(i.id)])
-            return person
+            try db.execute("INSERT INTO people (\(Self.personColumns)) VALUES (?, ?, ?, ?, ?, NULL)",
+                           [.text(person.id), .text(person.role.rawValue), .text(person.careTeams.joined(separator: ",")),
+                            .text(person.displayName), .integer(Self.ms(now))])
         }
+        try db.execute("UPDATE invitations SET redeemed_at = ? WHERE id = ? AND redeemed_at IS NULL", [.integer(Self.ms(now)), .text(i.id)])
+        return person
     }
 
     public func person(id: String) throws -> PersonRecord? {

@@ -60,6 +60,12 @@ import Testing
         (.webhooksRetryInitialSeconds, "0.25", "0.25"), (.webhooksRetryMaxSeconds, "60", "60"), (.webhooksRetryForHours, "1", "1"),
         (.webhooksDeliveryRetentionDays, "30", "30"),
         (.webhooksMaxPendingDeliveries, "500", "500"),
+        (.oidcIssuer, "https://login.clinic.example/tenant", #""https://login.clinic.example/tenant""#),
+        (.oidcClientId, "caresync", #""caresync""#), (.oidcClientSecret, "s3cret", #""(set)""#),
+        (.oidcClientSecretFile, "/run/secrets/oidc", #""/run/secrets/oidc""#),
+        (.oidcRedirectUri, "https://caresync.example.org/v1/oidc/callback", #""https://caresync.example.org/v1/oidc/callback""#),
+        (.oidcDisplayName, "Sign in with Entra ID", #""Sign in with Entra ID""#), (.oidcScopes, "openid email", #""openid email""#),
+        (.oidcClockSkewSeconds, "30", "30"),
         (.streamKeepAliveSeconds, "0.5", "0.5"), (.streamLifetimeSeconds, "60", "60"), (.logLevel, "debug", #""debug""#), (.logFormat, "json", #""json""#),
     ]
 

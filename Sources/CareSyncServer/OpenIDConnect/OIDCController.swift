@@ -1,0 +1,154 @@
+import CareSyncCore
+import CareSyncHTTP
+import Crypto
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// Sign-in with the clinic's OpenID Connect provider: authorization code with PKCE (S256), `state` and `nonce` kept
+/// on this server and bound to the browser by a short-lived cookie, the ID token verified against the provider's
+/// JWKS, and (`iss`, `sub`) mapped to a person an admin linked, or linked now by accepting an invitation. No person
+/// is ever made from an unknown identity.
+struct OIDCController: Sendable {
+    let gate: AccessGate
+    let calls: StoreCalls
+    let clock: @Sendable () -> Date
+    /// The provider; nil when `oidc.issuer` is not set (then both endpoints answer 404).
+    let provider: OIDCProvider?
+    /// Sign-ins in progress.
+    let logins: OIDCLogins
+    /// The first public origin (the default redirect URI's), or nil: the request's own.
+    let linkOrigin: String?
+
+    /// The path that begins a sign-in.
+    static let startPath = "/v1/oidc/start"
+    /// The redirect URI's path.
+    static let callbackPath = "/v1/oidc/callback"
+    /// The audit action of every callback, accepted or refused.
+    static let action = "session.signIn.oidc"
+
+    /// Its endpoints.
+    var routes: [APIRoute] {
+        [APIRoute(.get, Self.startPath, start), APIRoute(.get, Self.callbackPath, callback)]
+    }
+
+    /// GET /v1/oidc/start[?invitation=<secret>][&returnTo=/path] → 302 to the provider's authorization endpoint.
+    func start(_ request: Request, _ context: APIContext) async throws -> Response {
+        let provider = try requireProvider()
+        let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
+        guard credentials.transport.https || credentials.transport.isLoopback else {
+            throw HTTPError.forbidden("Browser sessions need https (or plain http on loopback); configure trustedProxies behind a proxy.")
+        }
+        let invitation = request.query("invitation")
+        if let invitation, !SessionSecret.isWellFormed(invitation) {
+            throw HTTPError.invalidParameter("invitation", "an invitation's secret is 43 base64url characters")
+        }
+        let returnPath = try Self.returnPath(request.query("returnTo"))
+        let redirectURI = provider.settings.redirectURI.isEmpty
+            ? (linkOrigin ?? credentials.ownOrigin ?? "") + Self.callbackPath : provider.settings.redirectURI
+        let metadata = try await provider.metadata()
+        let binding = SessionSecret.generate(), now = clock()
+        let login = PendingLogin(state: SessionSecret.generate(), nonce: SessionSecret.generate(), verifier: PKCE.makeVerifier(),
+                                 bindingHash: SessionSecret.hash(binding), redirectURI: redirectURI, invitation: invitation,
+                                 returnPath: returnPath, expiresAt: now.addingTimeInterval(logins.lifetime))
+        try logins.insert(login, now: now)
+        let query = FormEncoding.encode([
+            ("response_type", "code"), ("client_id", provider.settings.clientID), ("redirect_uri", redirectURI),
+            ("scope", provider.settings.scopes), ("state", login.state), ("nonce", login.nonce),
+            ("code_challenge", PKCE.challenge(for: login.verifier)), ("code_challenge_method", "S256"),
+        ])
+        let endpoint = metadata.authorizationEndpoint
+        var headers = HTTPFields()
+        headers[.location] = endpoint + (endpoint.contains("?") ? "&" : "?") + query
+        headers[.setCookie] = OIDCBindingCookie.setting(binding, https: credentials.transport.https, maxAge: Int(logins.lifetime))
+        return Response(status: .found, headers: headers)
+    }
+
+    /// GET /v1/oidc/callback?code&state → 303 to the web app with a session cookie; every refusal is a 401 (400 for a
+    /// malformed request), rate-limited per address, audited, with nothing stored.
+    func callback(_ request: Request, _ context: APIContext) async throws -> Response {
+        let provider = try requireProvider()
+        let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
+        let https = credentials.transport.https
+        let returnPath = Mutex("/")
+        do {
+            let signIn = try await gate.signIn(credentials, action: Self.action) {
+                let login = try self.takeLogin(request, https: https)
+                returnPath.withLock { $0 = login.returnPath }
+                guard let code = request.query("code"), !code.isEmpty else {
+                    throw HTTPError.unauthorized("The provider's answer carries no authorization code.")
+                }
+                let idToken = try await provider.exchange(code: code, verifier: login.verifier, redirectURI: login.redirectURI)
+                let claims = try await provider.verify(idToken, nonce: login.nonce)
+                return try await self.startSession(claims, invitation: login.invitation)
+            }
+            var headers = HTTPFields()
+            headers[.location] = returnPath.withLock { $0 }
+            headers.append(HTTPField(name: .setCookie, value: SessionCookie.setting(signIn.secret, https: https)))
+            headers.append(HTTPField(name: .setCookie, value: OIDCBindingCookie.clearing(https: https)))
+            return Response(status: .seeOther, headers: headers)
+        } catch {
+            let status = (error as? HTTPError)?.status.code ?? 500
+            try? await gate.audit.commit(AuditRecord(time: clock(), tokenID: "-", role: .therapist, patient: nil, action: Self.action,
+                                                     count: 0, status: status))
+            // The binding cookie stays: a forged callback (another state) must not end the browser's real sign-in.
+            throw error
+        }
+    }
+
+    /// The sign-in the callback's `state` names, taken once, from the browser that began it; 401 otherwise.
+    private func takeLogin(_ request: Request, https: Bool) throws -> PendingLogin {
+        guard let state = request.query("state"), !state.isEmpty else { throw HTTPError.unauthorized("The provider's answer carries no state.") }
+        guard let login = logins.take(state: state, now: clock()) else {
+            throw HTTPError.unauthorized("This sign-in's state is unknown, used already or expired; start the sign-in again.")
+        }
+        let cookie = request.head.headers[values: .cookie].joined(separator: "; ")
+        guard let binding = OIDCBindingCookie.value(in: cookie, https: https),
+              TokenSecret.constantTimeEquals(SessionSecret.hash(binding), login.bindingHash) else {
+            throw HTTPError.unauthorized("This sign-in was started in another browser (its cookie is missing); start it again here.")
+        }
+        if let error = request.query("error") {
+            let allowed = error.prefix(64).filter { $0.isLetter || $0 == "_" }
+            throw HTTPError.unauthorized("The provider refused the sign-in (\(allowed)).")
+        }
+        return login
+    }
+
+    /// The session of the person (`iss`, `sub`) names, or of the invitation's person, linking the identity to them.
+    private func startSession(_ claims: IDTokenClaims, invitation: String?) async throws -> SignIn {
+        let people = gate.people, now = clock()
+        return try await calls.blocking {
+            if let invitation {
+                let person: PersonRecord?
+                do {
+                    person = try people.store.redeemInvitation(secretHash: SessionSecret.hash(invitation), newPersonID: SessionSecret.newID(),
+                                                               linking: claims.issuer, subject: claims.subject, now: now)
+                } catch AccessStoreError.alreadyExists {
+                    throw HTTPError.unauthorized("This provider identity is linked to a person already; sign in without the invitation.")
+                }
+                guard let person else { throw HTTPError.unauthorized("The invitation is invalid, expired or already used.") }
+                return try people.startSession(for: person, now: now)
+            }
+            guard let identity = try people.store.identity(issuer: claims.issuer, subject: claims.subject),
+                  let person = try people.store.person(id: identity.personID) else {
+                throw HTTPError.unauthorized("No CareSync person is linked to this provider identity; ask an admin to link it or to invite you.")
+            }
+            return try people.startSession(for: person, now: now)
+        }
+    }
+
+    private func requireProvider() throws -> OIDCProvider {
+        guard let provider else { throw HTTPError.notFound("OpenID Connect sign-in is not configured on this server.") }
+        return provider
+    }
+
+    /// The web app path to continue at: `returnTo` when it is a same-origin path (`/…`, not `//…` or `/\…`), else 400.
+    static func returnPath(_ returnTo: String?) throws -> String {
+        guard let returnTo else { return "/" }
+        guard returnTo.hasPrefix("/"), !returnTo.hasPrefix("//"), !returnTo.hasPrefix("/\\"), returnTo.utf8.count <= 512,
+              returnTo.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "\\" }) else {
+            throw HTTPError.invalidParameter("returnTo", "a path on this server starting with a single /")
+        }
+        return returnTo
+    }
+}
