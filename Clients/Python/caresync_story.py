@@ -22,6 +22,7 @@ from caresync_client import AuthenticatedClient, Client
 from caresync_client.api.access import whoami
 from caresync_client.api.admin import list_tokens
 from caresync_client.api.types import list_types
+from caresync_client.api.enrolment import redeem_enrolment
 from caresync_client.api.feed import get_changes
 from caresync_client.api.operations import get_health, get_open_api_document
 from caresync_client.api.reports import get_weekly_report, list_weekly_reports, post_weekly_report
@@ -29,7 +30,7 @@ from caresync_client.api.samples import delete_samples, post_samples
 from caresync_client.api.statistics import get_statistics
 from caresync_client.types import UNSET
 from caresync_client.models import (
-    DeletionRequest, GetStatisticsInterval, HealthStatusStatus, Metadata, Problem, ProblemCode, Role, SampleDraft, SampleKind,
+    DeletionRequest, EnrolmentRedemption, GetStatisticsInterval, HealthStatusStatus, Metadata, Problem, ProblemCode, Role, SampleDraft, SampleKind,
     SampleType, SampleUpload, StatisticsOption, UpsertOutcomeOutcome, UpsertOutcomeReason,
     WeeklyReportDraft, WeeklyReportResultOutcome, WeeklyReportSampleDraft, DeleteOutcomeOutcome,
 )
@@ -280,6 +281,10 @@ class Story:
     def not_found(self):
         self.problem(get_changes.sync_detailed("no-such-patient", client=self.device), 404, ProblemCode.NOTFOUND)
 
+    def invalid_enrolment_code(self):
+        body = EnrolmentRedemption(code="0000-0000-0000", source="org.example.story-watch", display_name="Story watch")
+        self.problem(redeem_enrolment.sync_detailed(client=Client(base_url=self.url, raise_on_unexpected_status=True), body=body), 400, ProblemCode.INVALIDENROLMENTCODE)
+
     def conflict(self):
         sample = self.steps(10, 12, 1)
         sample.uuid, sample.sync_identifier, sample.sync_version = uuidlib.uuid4(), UNSET, UNSET
@@ -437,6 +442,7 @@ def main():
     s("403 forbidden", story.forbidden)
     s("404 notFound", story.not_found)
     s("409 conflict", story.conflict)
+    s("400 invalidEnrolmentCode", story.invalid_enrolment_code)
     s("413 payloadTooLarge", story.payload_too_large)
     s("422 validationFailed with errors", story.validation_failed)
     s("400 invalidJSON", story.invalid_json)

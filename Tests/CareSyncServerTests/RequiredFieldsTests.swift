@@ -61,9 +61,10 @@ import Testing
         }
         // AlertRulesDraft is PUT: AlertRulesEndpointTests checks its one required field (`rules`). PatientUpdate (PATCH)
         // requires no member: PatientUpdateTests checks what it refuses. PersonIdentityDraft needs a person and an issuer:
-        // OpenIDConnectFlowTests.
+        // OpenIDConnectFlowTests. PasskeyRegistration and PasskeyAssertion need a live ceremony: PasskeyEndpointTests.
         let covered = Set(Self.cases.map(\.schema)).union(["DeletionRequest", "WebhookReplay", "AlertRulesDraft", "EnrolmentRedemption",
-                                                            "InvitationRedemption", "PatientUpdate", "PersonIdentityDraft"])
+                                                            "InvitationRedemption", "PatientUpdate", "PersonIdentityDraft",
+                                                            "PasskeyRegistration", "PasskeyAssertion"])
         #expect(posted == covered)
     }
 

@@ -18,6 +18,11 @@ import HTTPTypes
         try expect(fields["WWW-Authenticate"]?.hasPrefix("Bearer") == true, "WWW-Authenticate \(fields)")
     }
 
+    func invalidEnrolmentCode() async throws {
+        let body = Components.Schemas.EnrolmentRedemption(code: "0000-0000-0000", source: "org.example.story-watch", displayName: "Story watch")
+        try tally.expectProblem(try await device.redeemEnrolment(body: .json(body)), status: 400, code: .invalidEnrolmentCode)
+    }
+
     func forbidden() async throws {
         try tally.expectProblem(try await therapist.listTokens(), status: 403, code: .forbidden)
     }

@@ -28,6 +28,7 @@ let problems = ProblemStory(settings: settings, tally: tally)
 await tally.step("401 unauthorized with WWW-Authenticate") { try await problems.unauthorized() }
 await tally.step("403 forbidden") { try await problems.forbidden() }
 await tally.step("404 notFound") { try await problems.notFound() }
+await tally.step("400 invalidEnrolmentCode") { try await problems.invalidEnrolmentCode() }
 await tally.step("409 conflict") { try await problems.conflict() }
 await tally.step("413 payloadTooLarge") { try await problems.payloadTooLarge() }
 await tally.step("422 validationFailed with errors") { try await problems.validationFailed() }
