@@ -32,8 +32,8 @@ public enum WebApp {
     ]
 
     /// Paths that open the app's page too: `/invite` is where invitation links land (their secret is in the fragment,
-    /// which the browser keeps to itself).
-    static let pageAliases = ["/invite"]
+    /// which the browser keeps to itself); `/enrol` is where enrolment QR codes land, the code in the fragment too.
+    static let pageAliases = ["/invite", "/enrol"]
 
     /// Adds a GET (and so HEAD) route for every file of the app, and for the page's aliases.
     public static func register(on router: inout Router) {

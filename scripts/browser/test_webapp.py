@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+import re
 import time
 import traceback
 import urllib.error
@@ -349,6 +350,27 @@ def main():
         sign_in_invited(invite(role="admin", teams=(), name="Ada"), passkey="Admin key")
         wait(lambda: qs("#admin") and q("#admin").is_displayed() and "Administration" in q("#admin").text)
         assert "Ada" in q("#admin").text and not q("#patients").is_displayed()
+        # The admin pages: create a patient with a display name, enrol a device for alice, see the people.
+        wait(lambda: qs("#admin-patients tr[data-patient='alice']"))
+        form = q("#admin-patient-form")
+        set_value(form.find_element(By.NAME, "id"), "dora")
+        set_value(form.find_element(By.NAME, "displayName"), "Dora Kalnins")
+        set_value(form.find_element(By.NAME, "timeZone"), "Europe/Riga")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(lambda: qs("#admin-patients tr[data-patient='dora']"), message="the new patient is listed")
+        assert "Dora Kalnins" in q("#admin-patients tr[data-patient='dora']").text
+        dora = api("GET", "/v1/patients/dora", ADMIN)
+        assert dora["displayName"] == "Dora Kalnins" and dora["timeZone"] == "Europe/Riga", dora
+        q("#admin-patients tr[data-patient='alice'] button").click()
+        wait(lambda: qs("#enrol-device"))
+        pending = len(api("GET", "/v1/patients/alice/enrolments", ADMIN)["enrolments"])
+        q("#enrol-device").click()
+        wait(lambda: qs("#admin-devices img.qr") and qs("#admin-devices .enrolment-code"))
+        code = q("#admin-devices .enrolment-code").text
+        assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}", code), code
+        assert len(api("GET", "/v1/patients/alice/enrolments", ADMIN)["enrolments"]) == pending + 1
+        q("#admin nav a[href='#admin/people']").click()
+        wait(lambda: qs("#admin-people") and "Ada" in q("#admin-people").text and qs("#admin-invite-form"))
         assert browser_errors() == [] and js("return window.__cspViolations") == []
         q("#sign-out").click()
         wait(lambda: q("#sign-in").is_displayed())

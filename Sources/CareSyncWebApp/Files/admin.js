@@ -47,6 +47,7 @@ export function showAdmin(client, person) {
     const body = el('div', { class: 'admin-page' });
     fill(root,
       el('h1', { id: 'admin-title', text: 'Administration' }),
+      el('p', { class: 'hint', text: `Signed in as ${person.displayName || person.id} (admin).` }),
       el('nav', { class: 'tabs', 'aria-label': 'Administration pages' },
         PAGES.map(([page, label]) => el('a', { href: `#admin/${page}`, 'aria-current': page === name ? 'page' : null, text: label }))),
       el('h2', { id: 'admin-page-title', text: title }),

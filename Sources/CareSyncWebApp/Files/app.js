@@ -1,7 +1,8 @@
 // The web app: sign in with a passkey (or an invitation link), a therapist's patients and their screens, an admin's
 // pages (admin.js), and "My account". The session cookie is HttpOnly: no secret is ever held by this page.
 import { Client, Problem } from './api.js';
-import { byId, fill } from './dom.js';
+import { byId, el, fill } from './dom.js';
+import { hideAdmin } from './admin.js';
 import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
 import { AccountView, passkeysSupported, redeemInvitation, registerPasskey, showProviderButton, signInWithPasskey } from './signin.js';
@@ -34,6 +35,7 @@ function dropSession() {
   account = null;
   session = null;
   clearPatientScreen();
+  hideAdmin();
   fill(byId('triage-body'));
   clearWorksheet();
   byId('patients-empty').hidden = true;
@@ -235,6 +237,20 @@ function route() {
   else showPatients();
 }
 
+/**
+ * The enrolment link a patient's phone opens from the QR code (`/enrol#<code>`): the code, readable, and what to do
+ * with it. The page redeems nothing: the CareSync app or agent on the device does (`POST /v1/enrolments/redeem`).
+ */
+function showEnrolmentLanding() {
+  const code = decodeURIComponent(location.hash.slice(1)).toUpperCase();
+  show('none');
+  const box = el('section', { id: 'enrol', class: 'panel narrow', 'aria-labelledby': 'enrol-title' },
+    el('h1', { id: 'enrol-title', text: 'Connect this device to CareSync' }),
+    code ? el('p', {}, 'Your code: ', el('code', { class: 'enrolment-code', text: code })) : el('p', { text: 'This link has no code: scan the QR code your therapist shows again.' }),
+    el('p', { class: 'hint', text: 'Open the CareSync app on this phone or watch and enter the code (the agent: caresync-agent enroll CODE). It works once, for 15 minutes; ask your therapist for a new one if it has expired.' }));
+  byId('main').append(box);
+}
+
 async function boot() {
   byId('passkey-sign-in').addEventListener('click', passkeySignIn);
   byId('invitation-form').addEventListener('submit', (event) => { event.preventDefault(); registerFirstPasskey(); });
@@ -263,6 +279,7 @@ async function boot() {
   });
   window.addEventListener('hashchange', () => { if (session) { clearAlert(); route(); } });
   if (location.pathname === '/invite') { await acceptInvitation(); return; }
+  if (location.pathname === '/enrol') { showEnrolmentLanding(); return; }
   // Signed in already (the cookie is HttpOnly: ask the server)?
   const client = new Client();
   let answer = null;
