@@ -9,12 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
-missing=()
-for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+ci_apt chromium chromium-driver
 
 # 4.52.0 needs a certifi newer than the registry holds.
 SELENIUM_VERSION=4.51.0

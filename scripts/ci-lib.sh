@@ -13,6 +13,16 @@ server_pid=""
 pg_dir=""
 pg_bin=/usr/lib/postgresql/15/bin
 
+# Installs the Debian packages among the arguments that this machine lacks.
+ci_apt() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
 ci_venv() {
   venv="$1"; shift
   case "$venv" in /*) ;; *) venv="$repo/$venv" ;; esac

@@ -8,12 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
-missing=()
-for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+ci_apt chromium chromium-driver
 
 ci_venv "${CI_OIDC_VENV:-.build/ci-oidc-venv}" "selenium==4.51.0" "PyJWT[crypto]==2.15.1" "cryptography==50.0.2" "requests==2.34.2"
 ci_build

@@ -8,12 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
-missing=()
-for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+ci_apt chromium chromium-driver
 # 4.52.0 needs a certifi newer than the registry holds (as scripts/ci-browser.sh).
 ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
 "$venv/bin/python" scripts/passkeys/make_fixtures.py Tests/CareSyncCoreTests/Passkeys/Fixtures
