@@ -27,6 +27,16 @@ import Testing
         }
     }
 
+    /// The links people open land on the app's page: invitations at `/invite`, enrolment QR codes at `/enrol` (their
+    /// secrets in the fragment, which never reaches the server).
+    @Test(arguments: ["/invite", "/enrol"]) func linkPathsServeTheAppPage(path: String) async throws {
+        try await TestServer.with { server in
+            let page = try await server.send("GET", path)
+            #expect(page.status == 200 && page.header("Content-Type")?.hasPrefix("text/html") == true)
+            #expect(page.text == (try await server.send("GET", "/").text))
+        }
+    }
+
     @Test func aMatchingIfNoneMatchIsAnsweredNotModified() async throws {
         try await TestServer.with { server in
             let page = try #require(WebApp.assets.first { $0.path == "/app.js" })
