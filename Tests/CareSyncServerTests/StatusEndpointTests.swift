@@ -32,8 +32,24 @@ import Testing
             #expect(reply.json["gaps"]?.arrayValue?.count == 1)
             #expect(reply.json["gaps"]?[0]?["days"]?.integerValue == 27)
             #expect(reply.json["weeks"]?[0]?["type"] == "stepCount")
-            // The revoked and expired fixture tokens of alice never wrote: their source is silent, with nulls.
-            #expect(sources.contains { $0["source"] != "org.example.phone.alice" && $0["silent"] == .bool(true) && $0["lastReceivedAt"] == .null })
+            // The revoked and expired fixture tokens of alice never wrote: their sources are listed with nulls, and are not
+            // silent, since nothing is expected of a token that no longer works.
+            let retired = sources.filter { $0["source"] != "org.example.phone.alice" }
+            #expect(retired.count == 2)
+            #expect(retired.allSatisfy { $0["silent"] == .bool(false) && $0["lastReceivedAt"] == .null })
+        }
+    }
+
+    @Test func aDeviceStopsBeingSilentWhenItsTokenIsRevoked() async throws {
+        try await TestServer.with(.inMemory) { server in
+            func phone() async throws -> JSONValue? {
+                let reply = try await server.send("GET", "/v1/patients/alice/status", token: server.tokens.therapist)
+                return reply.json["sources"]?.arrayValue?.first { $0["source"] == "org.example.phone.alice" }
+            }
+            #expect(try await phone()?["silent"] == .bool(true))
+            let id = try #require(try server.app.api.access.tokens().first { $0.source == "org.example.phone.alice" }?.id)
+            try server.app.api.admin.revokeToken(id: id, now: Date())
+            #expect(try await phone()?["silent"] == .bool(false))
         }
     }
 

@@ -42,7 +42,7 @@ MARKUP_SOURCE = "<img/src/onerror=alert(1)>"
 MARKUP_NOTE = "<img src=x onerror=alert(1)>"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-WATCH_SOURCE, PHONE_SOURCE = "org.example.watch", "org.example.phone"
+WATCH_SOURCE, PHONE_SOURCE, TABLET_SOURCE = "org.example.watch", "org.example.phone", "org.example.tablet"
 ALICE_LINK = '#triage-body tr[data-patient="alice"] a.patient-link'
 
 # --- HTTP ------------------------------------------------------------------------------------------
@@ -244,8 +244,13 @@ def invite(role="therapist", teams=("physio",), name="Theo"):
 
 
 def sign_in_invited(secret, passkey="Laptop"):
-    """Opens the invitation link and registers a passkey, as an invited person does."""
-    driver.get(URL + "/invite#" + secret)
+    """Opens the invitation link for `secret` and registers a passkey, as an invited person does."""
+    open_invitation(URL + "/invite#" + secret, passkey)
+
+
+def open_invitation(link, passkey="Laptop"):
+    """Opens an invitation link and registers a passkey."""
+    driver.get(link)
     wait(lambda: q("#invitation").is_displayed(), message="the invitation screen")
     q("#invitation-passkey-name").send_keys(passkey)
     q("#invitation-form button[type=submit]").click()
@@ -369,17 +374,39 @@ def main():
         code = q("#admin-devices .enrolment-code").text
         assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}", code), code
         assert len(api("GET", "/v1/patients/alice/enrolments", ADMIN)["enrolments"]) == pending + 1
+        # The device redeems the code; its token works until the admin revokes it on this page, then it is refused.
+        device = api("POST", "/v1/enrolments/redeem", None, {"code": code, "source": TABLET_SOURCE, "displayName": "Clinic tablet"})
+        assert http("GET", "/v1/patients/alice/changes?limit=1", device["token"])[0] == 200
+        q("#admin-patients tr[data-patient='alice'] button").click()
+        row = f"#device-table tr[data-source='{TABLET_SOURCE}']"
+        wait(lambda: qs(row) and q(row + " .device-state").text == "active", message="the enrolled device, active")
+        act(lambda: q(row + " button").click())
+        wait(lambda: q(row + " button").text.startswith("Confirm: revoke"), message="the revoke button asks to confirm")
+        q(row + " button").click()
+        wait(lambda: q(row + " .device-state").text.startswith("revoked"), message="the device shown revoked")
+        status, _, refused = http("GET", "/v1/patients/alice/changes?limit=1", device["token"])
+        assert status == 401 and refused["status"] == 401, (status, refused)
+        # The people page: invite a therapist of physio; the link shown once is what the therapist opens next.
         q("#admin nav a[href='#admin/people']").click()
         wait(lambda: qs("#admin-people") and "Ada" in q("#admin-people").text and qs("#admin-invite-form"))
+        form = q("#admin-invite-form")
+        set_value(form.find_element(By.NAME, "displayName"), "Theo")
+        form.find_element(By.CSS_SELECTOR, "input[name=careTeams][value=physio]").click()
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(lambda: qs("#invitation-link code.secret"), message="the invitation link, shown once")
+        state["theo-link"] = q("#invitation-link code.secret").text
+        assert state["theo-link"].startswith(URL + "/invite#"), state["theo-link"]
         assert browser_errors() == [] and js("return window.__cspViolations") == []
         q("#sign-out").click()
         wait(lambda: q("#sign-in").is_displayed())
         assert page_session_status() == 401
 
-    @check("the therapist signs in and sees the patients of its care team only")
+    @check("the therapist invited on the admin page registers a passkey and sees the patients of its care team only")
     def _():
-        sign_in_invited(invite())
+        open_invitation(state["theo-link"])
         wait(lambda: q("#patients").is_displayed() and len(qs("#triage-body a.patient-link")) == 2)
+        invited = [p for p in api("GET", "/v1/people", ADMIN)["people"] if p["displayName"] == "Theo"]
+        assert [(p["role"], p["careTeams"]) for p in invited] == [("therapist", ["physio"])], invited
         assert sorted(a.find_element(By.CSS_SELECTOR, ".patient-id").text for a in qs("#triage-body a.patient-link")) \
             == ["alice", "carol"]
         assert page_session_status() == 200 and js("return document.cookie") == "", "the session cookie is HttpOnly"
@@ -692,6 +719,22 @@ def main():
         assert "Monitoring since" in q("#episode-state").text and q("#episode-button").text == "End monitoring"
         assert [li.get_attribute("data-target") for li in qs('#goal-list li[data-kind="dailySteps"]')] == ["3000"]
         assert q("#goal-steps").get_attribute("value") == "3000"
+
+    @check("enrolling a device from the patient page: a QR code and a code the device redeems once for its token")
+    def _():
+        wait(lambda: qs("#patient-devices #enrol-device"))
+        before = len(api("GET", "/v1/patients/alice/enrolments", THERAPIST)["enrolments"])
+        q("#patient-devices #enrol-device").click()
+        wait(lambda: qs("#patient-devices img.qr") and qs("#patient-devices .enrolment-code"), message="the code")
+        code = q("#patient-devices .enrolment-code").text
+        assert q("#patient-devices .enrolment-url").text == URL + "/enrol#" + code, q("#patient-devices .enrolment-url").text
+        assert len(api("GET", "/v1/patients/alice/enrolments", THERAPIST)["enrolments"]) == before + 1
+        body = {"code": code, "source": "org.example.scale", "displayName": "Bathroom scale"}
+        device = api("POST", "/v1/enrolments/redeem", None, body)
+        assert (device["patient"], device["source"], device["role"]) == ("alice", "org.example.scale", "device"), device
+        assert http("POST", "/v1/enrolments/redeem", None, body)[0] == 400, "a code works once"
+        devices = api("GET", "/v1/patients/alice/devices", THERAPIST)["devices"]
+        assert any(d["source"] == "org.example.scale" and d["tokenId"] == device["tokenId"] for d in devices), devices
 
     @check("logging minutes: the month's total is the API's; a bad entry names the form's field and stores nothing")
     def _():

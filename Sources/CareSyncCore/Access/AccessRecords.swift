@@ -60,6 +60,9 @@ public struct TokenRecord: Hashable, Sendable {
         self.source = source; self.readTypes = readTypes; self.writeTypes = writeTypes
         self.createdAt = createdAt; self.expiresAt = expiresAt; self.revokedAt = revokedAt
     }
+
+    /// Whether the token still opens requests at `now`: not revoked and not expired.
+    public func isUsable(at now: Date) -> Bool { revokedAt == nil && expiresAt.map { $0 > now } ?? true }
 }
 
 /// One audit record: who touched which patient's data, how, and with what result. No sample values.

@@ -33,7 +33,9 @@ public struct PatientStatusReader: Sendable {
             let own = try liveStarts(patient: patient.id, source: source, types: readable, from: from)
             starts += own
             let received = try bySource[source, default: []].compactMap { try lastReceived(patient: patient.id, token: $0.id) }.max()
-            let silent = received.map { now.timeIntervalSince($0) > settings.silentAfter } ?? true
+            // A source none of whose tokens still works (revoked, expired) is not expected to sync: never silent.
+            let expected = bySource[source, default: []].contains { $0.isUsable(at: now) }
+            let silent = expected && (received.map { now.timeIntervalSince($0) > settings.silentAfter } ?? true)
             sources.append(SourceStatus(source: source, lastReceived: received, newestSampleStart: own.max(), silent: silent))
         }
         let days = DeviceDays.days(starting: starts, in: zone, from: windowStart, through: today)

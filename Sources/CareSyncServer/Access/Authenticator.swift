@@ -57,8 +57,7 @@ public final class Authenticator: Sendable {
         // An unknown id still costs one comparison, so timing does not tell ids apart.
         let record = try store.token(id: id)
         let ok = TokenSecret.constantTimeEquals(hash, record?.secretHash ?? Array(repeating: 0, count: 32))
-        guard ok, let record, record.revokedAt == nil else { throw invalid }
-        if let expires = record.expiresAt, expires <= now { throw invalid }
+        guard ok, let record, record.isUsable(at: now) else { throw invalid }
         return Principal(token: record)
     }
 

@@ -12,13 +12,21 @@ import Testing
          "end": .string(RFC3339.format(start.addingTimeInterval(600)))]
     }
 
+    /// Two more working device tokens for alice that never write (her revoked and expired fixture tokens raise nothing).
+    static func addSilentDevices(_ server: TestServer) throws {
+        for source in ["org.example.watch.alice", "org.example.scale.alice"] {
+            _ = try server.app.api.admin.createToken(TokenSpec(role: .device, patient: "alice", source: source), now: Date())
+        }
+    }
+
     @Test func silenceIsRaisedByTheScheduledEvaluationOnceTimeHasPassed() async throws {
         try await TestServer.with(.inMemory) { server in
+            try Self.addSilentDevices(server)
             let clock = AlertTestClock()
             let job = server.app.makeAlertJob(clock: clock)
             #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
                                           json: ["samples": [Self.steps(1200, at: clock.read())]]).status == 200)
-            // alice's phone has just written; her revoked and expired tokens never did: those two are silent at once.
+            // alice's phone has just written; her watch and scale never did: those two are silent at once.
             let first = try #require(try job.runAll())
             #expect(first.filter { $0.patient == "alice" }.count == 2 && first.allSatisfy { $0.kind == .raised && $0.rule == .deviceSilent })
             #expect(try job.runAll()?.isEmpty == true, "raised once")
@@ -31,6 +39,7 @@ import Testing
             #expect(listed.status == 200, "\(listed.text)")
             let subjects = (listed.json["alerts"]?.arrayValue ?? []).compactMap { $0["subject"]?.stringValue }
             #expect(subjects.count == 3 && subjects.first == "org.example.phone.alice", "\(subjects)")
+            #expect(subjects.allSatisfy { $0.hasPrefix("org.example.") }, "no alert for a revoked or expired token: \(subjects)")
             // The team allows 72 hours now: at the next evaluation the phone's alert resolves because its condition cleared.
             #expect(try await server.send("PUT", "/v1/care-teams/physio/alert-rules", token: server.tokens.therapist,
                                           json: ["rules": ["deviceSilent": ["hours": 72]]]).status == 200)
@@ -45,14 +54,16 @@ import Testing
     @Test func acknowledgedAndResolvedByATherapistAuditedAndCountedInAttention() async throws {
         try await TestServer.with(.inMemory) { server in
             let t = server.tokens
+            try Self.addSilentDevices(server)
             let job = server.app.makeAlertJob(clock: AlertTestClock())
             _ = try job.runAll()
             let before = try await server.send("GET", "/v1/patients/alice/status", token: t.therapist)
-            // alice's three device tokens never wrote: three open deviceSilent alerts, 50 each.
+            // alice's three working device tokens never wrote: three open deviceSilent alerts, 50 each (her revoked and
+            // expired fixture tokens raise none: nothing is expected of them).
             #expect(before.json["attention"]?["openAlerts"]?.integerValue == 3, "\(before.text)")
-            #expect(before.json["alerts"]?.arrayValue?.count == 3)
-            let score = try #require(before.json["attention"]?["score"]?.integerValue)
             let ids = (before.json["alerts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            try #require(ids.count == 3)
+            let score = try #require(before.json["attention"]?["score"]?.integerValue)
             let path = "/v1/patients/alice/alerts/"
             let acknowledged = try await server.send("POST", path + ids[0] + "/acknowledge", token: t.therapist)
             #expect(acknowledged.status == 200 && acknowledged.json["state"] == "acknowledged", "\(acknowledged.text)")
@@ -86,6 +97,7 @@ import Testing
 
     @Test func aCommitMarksItsPatientForTheNextEvaluation() async throws {
         try await TestServer.with(.inMemory) { server in
+            try Self.addSilentDevices(server)
             let job = server.app.alertJob
             #expect(job.pendingPatients.isEmpty)
             #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
