@@ -63,7 +63,7 @@ def http(method, path, token=None, body=None, headers=None):
     except urllib.error.HTTPError as error:
         status, head, raw = error.code, error.headers, error.read()
     kind = head.get("Content-Type", "")
-    return status, head, (json.loads(raw) if "json" in kind and raw else raw)
+    return status, head, (json.loads(raw) if "json" in kind and "ndjson" not in kind and raw else raw)
 
 
 def api(method, path, token, body=None):
@@ -735,6 +735,26 @@ def main():
         assert http("POST", "/v1/enrolments/redeem", None, body)[0] == 400, "a code works once"
         devices = api("GET", "/v1/patients/alice/devices", THERAPIST)["devices"]
         assert any(d["source"] == "org.example.scale" and d["tokenId"] == device["tokenId"] for d in devices), devices
+
+    @check("the patient's copy: the page links the FHIR export's files, and they hold every Observation the API answers")
+    def _():
+        q("#copy-button").click()
+        wait(lambda: qs("#copy-files a[href]"), 60, "the copy's files")
+        links = [a for a in qs("#copy-files a") if a.text.startswith("Observations")]
+        assert links and all(a.get_attribute("download").startswith("caresync-alice-") for a in links)
+        cookie = next(c for c in driver.get_cookies() if c["name"] == "caresync_session")
+        lines = []
+        for link in links:
+            path = urllib.parse.urlsplit(link.get_attribute("href")).path
+            status, head, raw = http("GET", path, headers={"Cookie": f"caresync_session={cookie['value']}", "Accept": "application/fhir+ndjson"})
+            assert status == 200 and head["Content-Type"].startswith("application/fhir+ndjson"), (status, head["Content-Type"])
+            own = [json.loads(line) for line in raw.decode().splitlines() if line]
+            assert len(own) == int(link.get_attribute("data-count")), (len(own), link.get_attribute("data-count"))
+            lines += own
+        total = api("GET", "/fhir/R4/Observation?patient=alice&_count=1", THERAPIST)["total"]
+        assert len(lines) == total and all(o["resourceType"] == "Observation" and o["subject"]["reference"] == "Patient/alice"
+                                           for o in lines), (len(lines), total)
+        assert not qs("#care-problem .problem-title") or not q("#care-problem").is_displayed()
 
     @check("logging minutes: the month's total is the API's; a bad entry names the form's field and stores nothing")
     def _():

@@ -4,6 +4,8 @@
 /** A refusal from the server: the problem's members, or a stand-in for a network failure. */
 export class Problem extends Error {
   constructor(status, body) {
+    // A FHIR refusal is an OperationOutcome: its first issue's diagnostics are the detail.
+    if (body.resourceType === 'OperationOutcome') body = { detail: body.issue?.[0]?.diagnostics, title: 'FHIR request refused' };
     super(body.detail || body.title || `HTTP ${status}`);
     this.name = 'Problem';
     this.status = status;
@@ -15,8 +17,11 @@ export class Problem extends Error {
   }
 }
 
-/** Sends one same-origin API request (with the cookie); answers the parsed JSON body or throws a Problem (or AbortError). */
-export async function request(method, path, { query, body, signal, extraHeaders, accept } = {}) {
+/**
+ * Sends one same-origin API request (with the cookie); answers the parsed JSON body (with `full`: `{status, headers, json}`)
+ * or throws a Problem (or AbortError).
+ */
+export async function request(method, path, { query, body, signal, extraHeaders, accept, full } = {}) {
   const headers = { Accept: accept || 'application/json', ...(extraHeaders || {}) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let url = path;
@@ -44,6 +49,7 @@ export async function request(method, path, { query, body, signal, extraHeaders,
     if (retry > 0) problem.retryAfter = retry;
     throw problem;
   }
+  if (full) return { status: response.status, headers: response.headers, json };
   if (accept && !type.includes('json')) return response.text();
   return response.status === 204 ? null : json;
 }

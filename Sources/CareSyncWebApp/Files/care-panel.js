@@ -3,6 +3,7 @@ import { Problem } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { showProblem } from './problems.js';
 import { loadDevices } from './admin-patients.js';
+import { preparePatientCopy } from './patient-copy.js';
 import { dayIn } from './time.js';
 
 const CATEGORY = { dataReview: 'Data review', patientCall: 'Patient call', messaging: 'Messaging', carePlan: 'Care plan',
@@ -27,6 +28,20 @@ export class CarePanel {
     this.view.on(byId('episode-form'), 'submit', (e) => { e.preventDefault(); this.episode(); });
     this.view.on(byId('minutes-form'), 'submit', (e) => { e.preventDefault(); this.logMinutes(); });
     this.view.on(byId('goal-form'), 'submit', (e) => { e.preventDefault(); this.saveGoals(); });
+    this.view.on(byId('copy-button'), 'click', () => this.prepareCopy());
+  }
+
+  /** Exports the patient's data and links the files; the button waits meanwhile. */
+  async prepareCopy() {
+    const button = byId('copy-button');
+    button.disabled = true;
+    try {
+      await preparePatientCopy(this.client, this.view.patient, byId('patient-copy'), this.view.stopper.signal);
+    } catch (error) {
+      if (error.name !== 'AbortError') showProblem(byId('care-problem'), error, 'The copy could not be prepared');
+    } finally {
+      button.disabled = false;
+    }
   }
 
   /** Loads and shows all three. */

@@ -357,7 +357,7 @@ export class PatientView {
 /** Empties every element of the patient screen that shows a patient's data (sign-out, another token, a failed load). */
 export function clearPatientScreen() {
   for (const id of ['patient-title', 'patient-zone', 'live', 'steps-caption', 'walk-caption', 'report-mode']) byId(id).textContent = '';
-  for (const id of ['steps-chart', 'walk-chart', 'priority-list', 'report-list', 'change-log', 'report-result', 'report-problem', 'patient-devices']) fill(byId(id));
+  for (const id of ['steps-chart', 'walk-chart', 'priority-list', 'report-list', 'change-log', 'report-result', 'report-problem', 'patient-devices', 'patient-copy']) fill(byId(id));
   byId('report-problem').hidden = true;
   fill(byId('steps-table').tHead);
   for (const id of ['steps-table', 'walk-table', 'tests']) fill(byId(id).tBodies[0]);
