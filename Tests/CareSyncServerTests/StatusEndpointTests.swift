@@ -53,6 +53,23 @@ import Testing
         }
     }
 
+    @Test func anEnrolledDeviceIsNamedInThePatientAndTeamStatus() async throws {
+        try await TestServer.with(.inMemory) { server in
+            let made = try await EnrolmentEndpointTests.create(server, token: server.tokens.therapist)
+            #expect(made.status == 201, "\(made.text)")
+            let code = try #require(made.json["code"]?.stringValue)
+            let redeemed = try await EnrolmentEndpointTests.redeem(server, code, source: "org.example.watch.alice")
+            #expect(redeemed.status == 201, "\(redeemed.text)")
+            let single = try await server.send("GET", "/v1/patients/alice/status", token: server.tokens.therapist)
+            let team = try await server.send("GET", "/v1/care-teams/physio/status", token: server.tokens.therapist)
+            for sources in [single.json["sources"], team.json["patients"]?[0]?["sources"]] {
+                let named = Dictionary(uniqueKeysWithValues: (sources?.arrayValue ?? []).compactMap { s in s["source"]?.stringValue.map { ($0, s["displayName"]) } })
+                #expect(named["org.example.watch.alice"] == .some(.string("Apple Watch")), "\(named)")
+                #expect(named["org.example.phone.alice"] == .some(.null), "a token made without a code has no name: \(named)")
+            }
+        }
+    }
+
     @Test func aTokenThatMayNotReadStepsSeesNoStepDays() async throws {
         try await TestServer.with(.inMemory) { server in
             _ = try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,

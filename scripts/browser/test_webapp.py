@@ -426,6 +426,11 @@ def main():
             shown = {li.get_attribute("data-source"): li.get_attribute("data-last")
                      for li in row.find_elements(By.CSS_SELECTOR, "ul.sources li")}
             assert shown == {s["source"]: s["lastReceivedAt"] or "" for s in status["sources"]}, shown
+            names = {li.get_attribute("data-source"): li.find_element(By.CSS_SELECTOR, ".source-name").text
+                     for li in row.find_elements(By.CSS_SELECTOR, "ul.sources li")}
+            assert names == {s["source"]: s["displayName"] or s["source"] for s in status["sources"]}, names
+            if status["patient"] == "alice":
+                assert names[TABLET_SOURCE] == "Clinic tablet", names
         assert "No device enrolled" in q('#triage-body tr[data-patient="carol"] td.devices').text
         episode = next(e for e in api("GET", "/v1/patients/alice/monitoring", THERAPIST)["episodes"] if e["open"])
         period = next(p for p in episode["periods"] if p["state"] == "inProgress")
@@ -804,6 +809,27 @@ def main():
         status, _, expected = http("GET", f"/v1/care-teams/physio/worksheet?month={month}", THERAPIST, headers={"Accept": "text/csv"})
         assert status == 200 and downloaded == expected.decode(), (downloaded, expected)
         assert downloaded.startswith("patient,month,") and "\nalice," in downloaded and "\ncarol," in downloaded, downloaded
+
+    @check("an alert on the triage list, named by the device's name, is acknowledged and then resolved from the page")
+    def _():
+        # alice's bathroom scale (enrolled above) never sent anything: her next commit's evaluation raises its silence.
+        api("POST", "/v1/patients/alice/samples", PHONE, {"samples": [steps(local(state["last"], 6), 5, 11, "phone-alert")]})
+        def scale_alert():
+            alerts = api("GET", "/v1/patients/alice/alerts?state=open", THERAPIST)["alerts"]
+            return next((a for a in alerts if a["rule"] == "deviceSilent" and a["subject"] == "org.example.scale"), None)
+        alert = wait(scale_alert, 30, "the scale's deviceSilent alert")
+        driver.refresh()
+        item = f'#triage-body tr[data-patient="alice"] li[data-alert="{alert["id"]}"]'
+        wait(lambda: qs(item), message="the alert on alice's row")
+        assert "Device silent (Bathroom scale)" in q(item).text, q(item).text
+        q(item + " button[aria-label^='Acknowledge']").click()
+        wait(lambda: q(item).get_attribute("data-state") == "acknowledged", message="shown acknowledged")
+        stored = next(a for a in api("GET", "/v1/patients/alice/alerts?state=acknowledged", THERAPIST)["alerts"] if a["id"] == alert["id"])
+        assert stored["acknowledgedBy"], stored
+        q(item + " button[aria-label^='Resolve']").click()
+        wait(lambda: not qs(item), message="gone from the row once resolved")
+        resolved = next(a for a in api("GET", "/v1/patients/alice/alerts?state=resolved", THERAPIST)["alerts"] if a["id"] == alert["id"])
+        assert resolved["resolution"] == "therapist" and resolved["resolvedBy"], resolved
 
     @check("no console error and no CSP violation during the whole session")
     def _():

@@ -48,6 +48,8 @@ public struct SourceStatus: Hashable, Sendable {
     public var newestSampleStart: Date?
     /// Whether nothing was received for longer than the threshold (or never).
     public var silent: Bool
+    /// What people call the device (`Apple Watch`), given when it enrolled with a code; nil for a token made otherwise.
+    public var displayName: String?
     /// A source status.
     public init(source: String, lastReceived: Date?, newestSampleStart: Date?, silent: Bool) {
         self.source = source; self.lastReceived = lastReceived; self.newestSampleStart = newestSampleStart; self.silent = silent
@@ -97,6 +99,13 @@ public struct WalkTestChange: Hashable, Sendable {
 }
 
 extension PatientStatus {
+    /// The status with each source's display name from `names` (source → name of its enrolment).
+    public func withDeviceNames(_ names: [String: String]) -> PatientStatus {
+        var status = self
+        for index in status.sources.indices { status.sources[index].displayName = names[status.sources[index].source] }
+        return status
+    }
+
     /// The status with the patient's unresolved `alerts` listed and its open ones counted in the attention score.
     public func withAlerts(_ alerts: [Alert]) -> PatientStatus {
         var status = self

@@ -97,7 +97,8 @@ public final class CareSyncAPI: Sendable {
             + OperationsController(store: store, executor: executor, readiness: readiness, metrics: metrics, logger: logger).routes
             + fhir.routes
             + FHIRExportController(fhir: fhir, exports: exports, anchors: anchors).routes
-            + StatusController(gate: gate, store: store, access: access, alerts: statusAlerts, calls: calls, clock: clock).routes
+            + StatusController(gate: gate, store: store, access: access, alerts: statusAlerts, enrolments: enrolments, calls: calls,
+                               clock: clock).routes
             + MonitoringController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + WorksheetController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes
             + GoalsController(gate: gate, store: store, access: access, monitoring: monitoring, calls: calls, clock: clock).routes

@@ -10,6 +10,8 @@ struct StatusController: Sendable {
     let access: any AccessStore
     /// The alerts shown in each status (none when the server has no alert store).
     let alerts: (any AlertStore)?
+    /// The display names of enrolled devices (none when the server has no enrolment store).
+    let enrolments: (any EnrolmentStore)?
     let calls: StoreCalls
     let clock: @Sendable () -> Date
 
@@ -26,12 +28,13 @@ struct StatusController: Sendable {
         try await gate.patientScoped(request, context, action: "status.read") { principal, patient in
             let settings = try Self.settings(request, allowFilter: false).settings
             let reader = PatientStatusReader(store: self.store, access: self.access), access = self.access, now = self.clock()
-            let alerts = self.alerts
+            let alerts = self.alerts, enrolments = self.enrolments
             let status = try await self.calls.blocking { () throws -> PatientStatus? in
                 guard let record = try access.patient(id: patient) else { return nil }
                 return try reader.status(of: record, devices: Self.devices(of: patient, in: try access.tokens()),
                                          readable: principal.readable(nil), settings: settings, now: now)
                     .withAlerts(try Self.unresolved(alerts, patient: patient, teams: principal.role == .admin ? nil : principal.token.careTeams))
+                    .withDeviceNames(try Self.deviceNames(enrolments, patient: patient))
             }
             guard let status else { throw HTTPError.notFound("No such patient.") }
             return (Response.json(StatusWire.encode(status)), 1)
@@ -47,12 +50,14 @@ struct StatusController: Sendable {
             guard principal.role == .therapist, principal.token.careTeams.contains(name) else { throw HTTPError.notFound("No such care team.") }
             let (settings, only) = try Self.settings(request, allowFilter: true)
             let reader = PatientStatusReader(store: store, access: access), access = self.access, now = clock(), alerts = self.alerts
+            let enrolments = self.enrolments
             let statuses = try await calls.blocking { () throws -> [PatientStatus]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
                 let tokens = try access.tokens(), members = Set(team.patients)
                 return try access.patients().filter { members.contains($0.id) }.map {
                     try reader.status(of: $0, devices: Self.devices(of: $0.id, in: tokens), readable: principal.readable(nil),
                                       settings: settings, now: now).withAlerts(try Self.unresolved(alerts, patient: $0.id, teams: [name]))
+                        .withDeviceNames(try Self.deviceNames(enrolments, patient: $0.id))
                 }
             }
             guard let statuses else { throw HTTPError.notFound("No such care team.") }
@@ -74,6 +79,12 @@ struct StatusController: Sendable {
         guard let alerts else { return [] }
         return try alerts.alerts(AlertQuery(patient: patient, limit: 200))
             .filter { $0.state != .resolved && (teams?.contains($0.careTeam) ?? true) }
+    }
+
+    /// The display name of each enrolled source of `patient`.
+    static func deviceNames(_ enrolments: (any EnrolmentStore)?, patient: String) throws -> [String: String] {
+        guard let enrolments else { return [:] }
+        return Dictionary(try enrolments.deviceSources(patient: patient).map { ($0.source, $0.displayName) }, uniquingKeysWith: { _, later in later })
     }
 
     /// Highest attention score first, then patient id.

@@ -22,7 +22,8 @@ enum StatusWire {
     /// One device source.
     static func encode(_ s: SourceStatus) -> JSONValue {
         ["source": .string(s.source), "lastReceivedAt": .optional(s.lastReceived.map(RFC3339.format)),
-         "newestSampleStart": .optional(s.newestSampleStart.map(RFC3339.format)), "silent": .bool(s.silent)]
+         "newestSampleStart": .optional(s.newestSampleStart.map(RFC3339.format)), "silent": .bool(s.silent),
+         "displayName": .optional(s.displayName)]
     }
 
     /// One type's weekly totals.

@@ -88,6 +88,12 @@ function attentionText(attention) {
 const RULES = { deviceSilent: 'Device silent', periodCannotReach16: 'Period cannot reach 16 days',
   periodBehindPace: 'Period behind pace', weeklyStepsDrop: 'Weekly steps dropped', walkTestDrop: 'Walk test dropped' };
 
+/** What an alert is about, in words: a silent device by the name it enrolled with, else the subject as the server gives it. */
+function subjectName(alert, status) {
+  if (alert.rule !== 'deviceSilent') return alert.subject;
+  return status.sources.find((s) => s.source === alert.subject)?.displayName || alert.subject;
+}
+
 /** The patient's unresolved alerts, each with Acknowledge (while open) and Resolve; an answer updates the row in place. */
 function alertsList(row) {
   const alerts = row.status.alerts || [];
@@ -109,7 +115,7 @@ function alertsList(row) {
         }
       } });
     return el('li', { class: `alert-item ${alert.state}`, dataset: { alert: alert.id, state: alert.state } },
-      el('span', { text: `${RULES[alert.rule] || alert.rule}${alert.subject ? ` (${alert.subject})` : ''}` }),
+      el('span', { text: `${RULES[alert.rule] || alert.rule}${alert.subject ? ` (${subjectName(alert, row.status)})` : ''}` }),
       alert.state === 'acknowledged' ? el('span', { class: 'hint', text: ' acknowledged' }) : act('acknowledge', 'Acknowledge'),
       act('resolve', 'Resolve'));
   }));
@@ -124,7 +130,7 @@ function devicesCell(status) {
     timeZoneName: 'short' });
   return el('ul', { class: 'sources' }, status.sources.map((source) => el('li',
     { class: source.silent ? 'silent' : 'heard', dataset: { source: source.source, last: source.lastReceivedAt || '' } },
-    el('span', { class: 'source-name', text: source.source }),
+    el('span', { class: 'source-name', title: source.source, text: source.displayName || source.source }),
     el('span', { class: 'hint', text: source.lastReceivedAt ? `last sync ${zone.format(new Date(source.lastReceivedAt))}` : 'never synced' }),
     source.silent ? el('span', { class: 'flag', text: 'silent' }) : null)));
 }
