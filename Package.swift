@@ -41,7 +41,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // What every backend shares: the connection pool, group commit, the migration runner (docs/store.md).
-        .target(name: "CareSyncStoreCore", dependencies: ["CareSyncCore"]),
+        .target(name: "CareSyncStoreCore", dependencies: ["CareSyncCore", .product(name: "Crypto", package: "swift-crypto")]),
         // SQLite: connection, statements, the sync store; the store core in SQLite's dialect.
         .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CareSyncStoreCore", "CareSyncParallel", "CSQLite"]),
         // PostgreSQL through libpq: connections, the sync and access stores; the store core in PostgreSQL's dialect (docs/store.md).

@@ -9,7 +9,13 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("caresync")
     }
 
-    func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the executable to completion on a thread of its own.
+    func run(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await TestHTTPClient.onOwnThread { try Self.runBlocking(arguments, environment: environment) }
+    }
+
+    /// `run`, blocking the calling thread.
+    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -35,14 +41,14 @@ import Testing
                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
 
         // The operator commands: create a patient and a device token; the secret is alone on stdout.
-        #expect(try run(["patient", "create", "carol"], environment: env).status == 0)
-        let token = try run(["token", "create", "--role", "device", "--patient", "carol"], environment: env)
+        #expect(try await run(["patient", "create", "carol"], environment: env).status == 0)
+        let token = try await run(["token", "create", "--role", "device", "--patient", "carol"], environment: env)
         #expect(token.status == 0)
         let secret = token.stdout.trimmingCharacters(in: .newlines)
         #expect(secret.hasPrefix("cs_") && !secret.contains("\n") && token.stdout.hasSuffix("\n"))
-        #expect(try run(["token", "create", "--role", "device", "--patient", "nobody"], environment: env).status != 0)
+        #expect(try await run(["token", "create", "--role", "device", "--patient", "nobody"], environment: env).status != 0)
 
-        let server = try ServeProcess.start(executable: Self.executable.path, environment: env)
+        let server = try await ServeProcess.start(executable: Self.executable.path, environment: env)
         defer { server.stop() }
         let process = server.process, port = server.port
         #expect(port > 0)
@@ -54,7 +60,7 @@ import Testing
         #expect(feed.status == 200)
 
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        try await process.exited()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         let rest = String(decoding: server.output.readDataToEndOfFile(), as: UTF8.self)
@@ -73,28 +79,31 @@ import Testing
         let env = ["CARESYNC_DATABASE": directory.path("db.sqlite"),
                    "CARESYNC_MIGRATIONS_DIRECTORY": TestServer.repositoryRoot.appendingPathComponent("migrations").path,
                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
-        let first = try ServeProcess.start(executable: Self.executable.path, environment: env)
-        var line: [UInt8] = []
-        while let byte = first.output.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
+        let first = try await ServeProcess.start(executable: Self.executable.path, environment: env)
+        let output = first.output
+        let text = try await TestHTTPClient.onOwnThread { () -> String in
+            var line: [UInt8] = []
+            while let byte = output.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
+            return String(decoding: line, as: UTF8.self)
+        }
         let secret = String(try #require(text.split(separator: "#").last))
         #expect(text.contains("/invite#") && SessionSecret.isWellFormed(secret), "\(text)")
         let redeemed = try await TestHTTPClient.send(port: first.port, method: "POST", path: "/v1/invitations/redeem",
                                                      headers: [("Content-Type", "application/json")], body: Array("{\"secret\":\"\(secret)\"}".utf8))
         #expect(redeemed.status == 201 && redeemed.json["person"]?["role"] == "admin", "\(redeemed.text)")
         kill(first.process.processIdentifier, SIGTERM)
-        first.process.waitUntilExit()
+        try await first.process.exited()
 
         // An admin exists now: the next start prints the ready line only.
-        let second = try ServeProcess.start(executable: Self.executable.path, environment: env)
+        let second = try await ServeProcess.start(executable: Self.executable.path, environment: env)
         kill(second.process.processIdentifier, SIGTERM)
-        second.process.waitUntilExit()
+        try await second.process.exited()
         #expect(second.output.readDataToEndOfFile().isEmpty)
 
         // `person invite` prints a link at any time, alone on stdout.
-        let invite = try run(["person", "invite", "--role", "therapist", "--care-team", "nope"], environment: env)
+        let invite = try await run(["person", "invite", "--role", "therapist", "--care-team", "nope"], environment: env)
         #expect(invite.status != 0 && invite.stdout.isEmpty)
-        let admin = try run(["person", "invite", "--role", "admin", "--display-name", "Ops"], environment: env)
+        let admin = try await run(["person", "invite", "--role", "admin", "--display-name", "Ops"], environment: env)
         #expect(admin.status == 0 && admin.stdout.hasPrefix("http://localhost:8080/invite#") && admin.stdout.split(separator: "\n").count == 1,
                 "\(admin.stdout) \(admin.stderr)")
     }

@@ -8,6 +8,10 @@ import CareSyncTestSupport
 /// 401, woken by the revocation or the expiry itself, and the audit log shows every event a stream delivered. Over real sockets.
 @Suite(.serialized) struct TokenCutOffTests {
     static let changes = "/v1/patients/alice/changes"
+    /// How long a parked poll waits, and how long the test client waits for any read: far beyond what a starved
+    /// test process on a loaded 2-core machine takes to answer (the whole parallel suite shares two cores), so the
+    /// bounds below tell a missing wake-up (a wait this long) from a slow one.
+    static let pollSeconds = 60
 
     /// A therapist token of physio (alice), valid for `seconds` when given.
     static func therapist(_ server: TestServer, expiresIn seconds: Double? = nil) throws -> (id: String, secret: String) {
@@ -37,7 +41,7 @@ import CareSyncTestSupport
     /// long poll parked after the head; returns once both wait on the notifier.
     static func streamAndPoll(_ server: TestServer, id: String, secret: String)
         async throws -> (stream: EventStreamClient, poll: Task<TestReply, any Error>) {
-        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret, timeoutSeconds: 30)
+        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret, timeoutSeconds: pollSeconds + 30)
         #expect(stream.status == 200)
         #expect(try await stream.next()?.name == "anchor")
         try await write(server, 1)
@@ -45,13 +49,13 @@ import CareSyncTestSupport
         #expect(delivered.name == "changes" && delivered.itemCount == 1)
         let head = try await server.send("GET", changes, token: secret)
         let anchor = try #require(head.json["anchor"]?.stringValue)
-        let poll = Task { try await server.send("GET", changes + "?anchor=\(anchor)&wait=30", token: secret) }
+        let poll = Task { try await server.send("GET", changes + "?anchor=\(anchor)&wait=\(pollSeconds)", token: secret) }
         let api = server.app.api
-        try await Eventually.until { api.tokenWaits.held(by: id) == 2 && api.notifier.waiterCount == 2 }
+        try await Eventually.until(deadline: .seconds(60)) { api.tokenWaits.held(by: id) == 2 && api.notifier.waiterCount == 2 }
         return (stream, poll)
     }
 
-    /// What the stream sends after the cut-off: nothing but its end. Bounded by the client's 30 s read timeout.
+    /// What the stream sends after the cut-off: nothing but its end. Bounded by the client's read timeout.
     static func expectEnded(_ stream: EventStreamClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let rest = try await stream.read { _ in false }
         #expect(rest.allSatisfy { $0.name != "changes" }, "sent \(rest.map { $0.name ?? "comment" })", sourceLocation: sourceLocation)
@@ -59,19 +63,19 @@ import CareSyncTestSupport
     }
 
     @Test func revokingATokenEndsItsStreamAndParkedPollAtOnce() async throws {
-        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(300) }) { server in
             let (id, secret) = try Self.therapist(server)
             let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
             let revoked = ContinuousClock.now
             let reply = try await server.send("DELETE", "/v1/tokens/\(id)", token: server.tokens.admin)
             #expect(reply.json["revoked"] == true)
-            // Nothing commits: the revocation itself ends both, long before the poll's 30 s and the 60 s keep-alive.
+            // Nothing commits: the revocation itself ends both, long before the poll's wait and the keep-alive.
             let answer = try await poll.value
             answer.expectProblem(401, "unauthorized")
             try await Self.expectEnded(stream)
-            // Half the 30 s poll a missing wake-up would wait for (the stream's keep-alive is 60 s): a test bounds
-            // the cause, not the speed, so a loaded 2-core CI machine cannot fail it.
-            #expect(ContinuousClock.now - revoked < .seconds(15), "cut off after \(ContinuousClock.now - revoked)")
+            // Half the poll's wait a missing wake-up would take (the stream's keep-alive is longer still): a test
+            // bounds the cause, not the speed, so a loaded 2-core CI machine cannot fail it.
+            #expect(ContinuousClock.now - revoked < .seconds(Self.pollSeconds / 2), "cut off after \(ContinuousClock.now - revoked)")
             stream.close()
             #expect(server.app.api.tokenWaits.held(by: id) == 0)
             let records = try await Self.audit(server, token: id)
@@ -84,7 +88,7 @@ import CareSyncTestSupport
     }
 
     @Test func aRevocationMadeElsewhereStopsTheStreamAndPollAtTheNextChange() async throws {
-        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(300) }) { server in
             let (id, secret) = try Self.therapist(server)
             let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
             // Revoked in the store only, as another instance on the same PostgreSQL database or `caresync token
@@ -95,7 +99,7 @@ import CareSyncTestSupport
             let answer = try await poll.value
             answer.expectProblem(401, "unauthorized")
             try await Self.expectEnded(stream)
-            #expect(ContinuousClock.now - written < .seconds(15), "cut off after \(ContinuousClock.now - written)")
+            #expect(ContinuousClock.now - written < .seconds(Self.pollSeconds / 2), "cut off after \(ContinuousClock.now - written)")
             stream.close()
             let records = try await Self.audit(server, token: id)
             #expect(records.filter { $0.0 == "changes.stream.event" }.map(\.1) == [1], "\(records)")
@@ -104,30 +108,38 @@ import CareSyncTestSupport
     }
 
     @Test func anExpiringTokenLosesItsStreamAndParkedPollAtItsExpiry() async throws {
-        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(60) }) { server in
-            // Ten seconds: the stream and the poll are set up well before the expiry, even on a loaded machine.
-            let (id, secret) = try Self.therapist(server, expiresIn: 10)
-            let expiry = try #require(try server.app.api.access.token(id: id)?.expiresAt)
-            let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
-            let answer = try await poll.value
-            answer.expectProblem(401, "unauthorized")
-            try await Self.expectEnded(stream)
-            let late = Date().timeIntervalSince(expiry)
-            // Never before the expiry; well before the poll's 30 s end a missing expiry wake-up would wait for (~20 s late).
-            #expect(late >= -0.05 && late < 10, "cut off \(late) s after the expiry")
-            stream.close()
-            try await Self.write(server, 2)
-            let records = try await Self.audit(server, token: id)
-            #expect(records.filter { $0.0.hasPrefix("changes.stream") }.map(\.0)
-                    == ["changes.stream", "changes.stream.event", "changes.stream.end"], "\(records)")
-            #expect(records.filter { $0.0 == "changes.read" }.map(\.2) == [200, 401], "\(records)")
+        try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(300) }) { server in
+            // The stream and the poll must be parked before the expiry; a starved parallel run may take long to get
+            // there, so a later attempt gives the next token longer.
+            for expiresIn in [20.0, 45.0] {
+                let (id, secret) = try Self.therapist(server, expiresIn: expiresIn)
+                let expiry = try #require(try server.app.api.access.token(id: id)?.expiresAt)
+                let (stream, poll) = try await Self.streamAndPoll(server, id: id, secret: secret)
+                let parked = Date()
+                guard parked < expiry.addingTimeInterval(-1) else { stream.close(); _ = try? await poll.value; continue }
+                let answer = try await poll.value
+                answer.expectProblem(401, "unauthorized")
+                try await Self.expectEnded(stream)
+                let late = Date().timeIntervalSince(expiry)
+                // Never before the expiry; within half the time a missing expiry wake-up would leave the poll waiting.
+                let missed = parked.addingTimeInterval(Double(Self.pollSeconds)).timeIntervalSince(expiry)
+                #expect(late >= -0.05 && late < missed / 2, "cut off \(late) s after the expiry (a missed wake-up: \(missed) s)")
+                stream.close()
+                try await Self.write(server, 2)
+                let records = try await Self.audit(server, token: id)
+                #expect(records.filter { $0.0.hasPrefix("changes.stream") }.map(\.0)
+                        == ["changes.stream", "changes.stream.event", "changes.stream.end"], "\(records)")
+                #expect(records.filter { $0.0 == "changes.read" }.map(\.2) == [200, 401], "\(records)")
+                return
+            }
+            Issue.record("the stream and the poll were never parked before their token expired")
         }
     }
 
     @Test func aStreamAuditsEveryEventItDelivers() async throws {
         try await TestServer.with { server in
             let (id, secret) = try Self.therapist(server)
-            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret, timeoutSeconds: 30)
+            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret, timeoutSeconds: Self.pollSeconds)
             #expect(try await stream.next()?.name == "anchor")
             var delivered: [Int] = []
             for value in 1...3 {

@@ -9,8 +9,13 @@ public enum QRDecoder {
     /// Whether a missing tool fails the test instead of skipping the check (`CARESYNC_REQUIRE_QR_DECODER=1`, as CI sets).
     public static var isRequired: Bool { ProcessInfo.processInfo.environment["CARESYNC_REQUIRE_QR_DECODER"] == "1" }
 
-    /// The text of every QR code ZBar finds in `svg`, in its order.
-    public static func decode(svg: String) throws -> [String] {
+    /// The text of every QR code ZBar finds in `svg`, in its order; the tools run on a thread of their own.
+    public static func decode(svg: String) async throws -> [String] {
+        try await TestHTTPClient.onOwnThread { try decodeBlocking(svg: svg) }
+    }
+
+    /// `decode`, blocking the calling thread.
+    static func decodeBlocking(svg: String) throws -> [String] {
         let directory = try TemporaryDirectory("caresync-qr")
         let svgPath = directory.path("code.svg"), pngPath = directory.path("code.png")
         try Data(svg.utf8).write(to: URL(fileURLWithPath: svgPath))

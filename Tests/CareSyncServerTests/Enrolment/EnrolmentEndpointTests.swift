@@ -183,7 +183,7 @@ import Testing
             let url = try #require(created.json["url"]?.stringValue)
             #expect(url.hasPrefix(origin + "/enrol#"))
             let svg = try #require(created.json["qrSvg"]?.stringValue)
-            #expect(try QRDecoder.decode(svg: svg) == [url])
+            #expect(try await QRDecoder.decode(svg: svg) == [url])
         }
     }
 }

@@ -25,8 +25,13 @@ import Testing
         func remove() { directory.remove() }
     }
 
-    /// Runs the executable to completion (60 s at most).
-    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
+    /// Runs the executable to completion (60 s at most), on a thread of its own.
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, stderr: String) {
+        try await TestHTTPClient.onOwnThread { try runBlocking(arguments, environment: environment) }
+    }
+
+    /// `run`, blocking the calling thread.
+    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -44,8 +49,8 @@ import Testing
     }
 
     /// Expects `serve` to refuse: exit 1, exactly one non-empty line on stderr containing `fragment`.
-    static func expectRefusal(_ arguments: [String], environment: [String: String], mentioning fragment: String) throws {
-        let (status, stderr) = try run(arguments, environment: environment)
+    static func expectRefusal(_ arguments: [String], environment: [String: String], mentioning fragment: String) async throws {
+        let (status, stderr) = try await run(arguments, environment: environment)
         #expect(status == 1, "\(arguments): \(stderr)")
         let lines = stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(stderr)")
@@ -56,17 +61,17 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable), "\(Self.executable)")
     }
 
-    @Test func corruptDatabaseStopsStartup() throws {
+    @Test func corruptDatabaseStopsStartup() async throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: sandbox.database))
-        try Self.expectRefusal(["serve", "--port", "0"], environment: sandbox.environment, mentioning: "not a database")
+        try await Self.expectRefusal(["serve", "--port", "0"], environment: sandbox.environment, mentioning: "not a database")
     }
 
-    @Test func changedMigrationStopsStartup() throws {
+    @Test func changedMigrationStopsStartup() async throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
-        #expect(try Self.run(["migrate"], environment: sandbox.environment).status == 0)
+        #expect(try await Self.run(["migrate"], environment: sandbox.environment).status == 0)
         // A copy of migrations/ in which an applied file was edited afterwards.
         let copy = sandbox.folder.appendingPathComponent("migrations")
         try FileManager.default.copyItem(at: TestServer.repositoryRoot.appendingPathComponent("migrations"), to: copy)
@@ -77,26 +82,26 @@ import Testing
         try handle.close()
         var environment = sandbox.environment
         environment["CARESYNC_MIGRATIONS_DIRECTORY"] = copy.path
-        try Self.expectRefusal(["serve", "--port", "0"], environment: environment, mentioning: first)
+        try await Self.expectRefusal(["serve", "--port", "0"], environment: environment, mentioning: first)
     }
 
-    @Test func missingMigrationsDirectoryStopsStartupWithOneLine() throws {
+    @Test func missingMigrationsDirectoryStopsStartupWithOneLine() async throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
         var environment = sandbox.environment
         environment["CARESYNC_MIGRATIONS_DIRECTORY"] = sandbox.folder.appendingPathComponent("no-migrations-here").path
-        try Self.expectRefusal(["serve", "--port", "0"], environment: environment,
+        try await Self.expectRefusal(["serve", "--port", "0"], environment: environment,
                                mentioning: "cannot read the migrations directory")
     }
 
-    @Test func databaseInAFileInsteadOfAFolderStopsStartup() throws {
+    @Test func databaseInAFileInsteadOfAFolderStopsStartup() async throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
         let blocker = sandbox.folder.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocker)
         var environment = sandbox.environment
         environment["CARESYNC_DATABASE"] = blocker.appendingPathComponent("caresync.sqlite").path
-        let (status, stderr) = try Self.run(["serve", "--port", "0"], environment: environment)
+        let (status, stderr) = try await Self.run(["serve", "--port", "0"], environment: environment)
         #expect(status == 1, "\(stderr)")
         #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
     }
@@ -107,11 +112,11 @@ import Testing
         (["serve"], ["CARESYNC_LOG_FORMAT": "xml"], "log.format"),
         (["healthcheck"], ["CARESYNC_TIMEOUTS_IDLE_SECONDS": "-1"], "timeouts.idleSeconds"),
     ])
-    func badConfigurationStopsTheCommand(arguments: [String], extra: [String: String], fragment: String) throws {
+    func badConfigurationStopsTheCommand(arguments: [String], extra: [String: String], fragment: String) async throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
         let environment = sandbox.environment.merging(extra) { _, new in new }
-        let (status, stderr) = try Self.run(arguments, environment: environment)
+        let (status, stderr) = try await Self.run(arguments, environment: environment)
         #expect(status != 0)
         #expect(stderr.contains(fragment), "\(stderr)")
         #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
@@ -120,18 +125,18 @@ import Testing
 }
 
 extension CommandLineFailClosedTests {
-    @Test func healthcheckExitsZeroWhileServingAndOneAfterStop() throws {
+    @Test func healthcheckExitsZeroWhileServingAndOneAfterStop() async throws {
         let sandbox = try Sandbox.make()
         defer { sandbox.remove() }
-        let server = try ServeProcess.start(executable: Self.executable, environment: sandbox.environment)
+        let server = try await ServeProcess.start(executable: Self.executable, environment: sandbox.environment)
         defer { server.stop() }
         let serve = server.process, port = String(server.port)
 
-        #expect(try Self.run(["healthcheck", "--port", port], environment: sandbox.environment).status == 0)
+        #expect(try await Self.run(["healthcheck", "--port", port], environment: sandbox.environment).status == 0)
         kill(serve.processIdentifier, SIGTERM)
-        serve.waitUntilExit()
+        try await serve.exited()
         #expect(serve.terminationStatus == 0)
-        let down = try Self.run(["healthcheck", "--port", port, "--timeout", "2"], environment: sandbox.environment)
+        let down = try await Self.run(["healthcheck", "--port", port, "--timeout", "2"], environment: sandbox.environment)
         #expect(down.status == 1)
         #expect(down.stderr.contains("/readyz"), "\(down.stderr)")
     }

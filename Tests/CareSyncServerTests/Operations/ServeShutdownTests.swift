@@ -9,21 +9,24 @@ import CareSyncTestSupport
         typealias CLI = CommandLineFailClosedTests
         let sandbox = try CLI.Sandbox.make()
         defer { sandbox.remove() }
-        #expect(try CLI.run(["patient", "create", "P1"], environment: sandbox.environment).status == 0)
-        let tokenProcess = Process()
-        tokenProcess.executableURL = URL(fileURLWithPath: CLI.executable)
-        tokenProcess.arguments = ["token", "create", "--role", "device", "--patient", "P1"]
-        tokenProcess.environment = sandbox.environment
-        let tokenOut = Pipe()
-        tokenProcess.standardOutput = tokenOut
-        tokenProcess.standardError = FileHandle.nullDevice
-        try tokenProcess.run()
-        let secret = String(decoding: tokenOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        tokenProcess.waitUntilExit()
-        #expect(tokenProcess.terminationStatus == 0 && !secret.isEmpty)
+        #expect(try await CLI.run(["patient", "create", "P1"], environment: sandbox.environment).status == 0)
+        let (tokenStatus, secret) = try await TestHTTPClient.onOwnThread { () throws -> (Int32, String) in
+            let tokenProcess = Process()
+            tokenProcess.executableURL = URL(fileURLWithPath: CLI.executable)
+            tokenProcess.arguments = ["token", "create", "--role", "device", "--patient", "P1"]
+            tokenProcess.environment = sandbox.environment
+            let tokenOut = Pipe()
+            tokenProcess.standardOutput = tokenOut
+            tokenProcess.standardError = FileHandle.nullDevice
+            try tokenProcess.run()
+            let secret = String(decoding: tokenOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            tokenProcess.waitUntilExit()
+            return (tokenProcess.terminationStatus, secret)
+        }
+        #expect(tokenStatus == 0 && !secret.isEmpty)
 
-        let server = try ServeProcess.start(executable: CLI.executable, environment: sandbox.environment)
+        let server = try await ServeProcess.start(executable: CLI.executable, environment: sandbox.environment)
         defer { server.stop() }
         let serve = server.process
                 let auth = [("Authorization", "Bearer \(secret)")]
@@ -47,7 +50,7 @@ import CareSyncTestSupport
         let reply = try await poll.value
         #expect(reply.status == 200, "in-flight request must be answered")
         #expect(ContinuousClock.now - started < .seconds(20), "shutdown must not wait out the long poll")
-        serve.waitUntilExit()
+        try await serve.exited()
         #expect(serve.terminationReason == .exit)
         #expect(serve.terminationStatus == 0)
     }

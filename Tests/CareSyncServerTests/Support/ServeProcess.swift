@@ -1,7 +1,8 @@
+import CareSyncTestSupport
 import Foundation
 
 /// `caresync serve --port 0` as a child process, with the port its ready line announced.
-struct ServeProcess {
+struct ServeProcess: @unchecked Sendable {
     struct NoReadyLine: Error { let line: String }
 
     let process: Process
@@ -9,8 +10,13 @@ struct ServeProcess {
     /// The server's stdout, read up to and including the ready line.
     let output: FileHandle
 
-    /// Starts the server and reads its one `listening on http://127.0.0.1:P` line.
-    static func start(executable: String, environment: [String: String]) throws -> ServeProcess {
+    /// Starts the server and reads its one `listening on http://127.0.0.1:P` line, on a thread of its own.
+    static func start(executable: String, environment: [String: String]) async throws -> ServeProcess {
+        try await TestHTTPClient.onOwnThread { try startBlocking(executable: executable, environment: environment) }
+    }
+
+    /// `start`, blocking the calling thread.
+    static func startBlocking(executable: String, environment: [String: String]) throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve", "--port", "0"]
