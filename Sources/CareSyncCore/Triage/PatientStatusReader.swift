@@ -15,9 +15,6 @@ public struct PatientStatusReader: Sendable {
     /// A reader over two stores.
     public init(store: any SyncStore, access: any AccessStore) { self.store = store; self.access = access }
 
-    /// The audit actions that mean "samples received from this token".
-    public static let receivingActions: Set<String> = ["samples.upsert"]
-
     /// The status of `patient` at `now`; `readable` (nil: all) limits the types that count, as a token's read types do.
     /// `devices` are the patient's device tokens (revoked ones included: what they wrote still counts).
     public func status(of patient: PatientRecord, devices: [TokenRecord], readable: Set<SampleType>?,
@@ -72,18 +69,7 @@ public struct PatientStatusReader: Sendable {
 
     /// The time of the newest successful sample write by `token` for `patient` in the audit log, within the scan limit.
     func lastReceived(patient: String, token: String) throws -> Date? {
-        var before: Int64?
-        var scanned = 0
-        while scanned < auditScanLimit {
-            let page = try access.audit(AuditQuery(patient: patient, tokenID: token, before: before, limit: 500))
-            if let hit = page.first(where: { Self.receivingActions.contains($0.action) && $0.status == 200 && $0.count > 0 }) {
-                return hit.time
-            }
-            guard page.count == 500, let last = page.last else { return nil }
-            before = last.id
-            scanned += page.count
-        }
-        return nil
+        try DeviceLastReceived(access: access, scanLimit: auditScanLimit).time(patient: patient, token: token)
     }
 
     /// This and last week's totals of a cumulative type, weeks from Monday 00:00 in `zone`.

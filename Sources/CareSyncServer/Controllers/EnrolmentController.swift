@@ -66,11 +66,14 @@ struct EnrolmentController: Sendable {
         }
     }
 
-    /// GET /v1/patients/{patientId}/devices: the patient's enrolled sources with their display names.
+    /// GET /v1/patients/{patientId}/devices: the patient's enrolled sources with their display names and last writes.
     func devices(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.therapistOrAdminScoped(request, context, action: "devices.read") { _, patient in
             let store = try self.requireStore()
-            let list = try await self.calls.blocking { try store.deviceSources(patient: patient) }
+            let received = DeviceLastReceived(access: self.admin.store)
+            let list = try await self.calls.blocking {
+                try store.deviceSources(patient: patient).map { ($0, try received.time(patient: patient, token: $0.tokenID)) }
+            }
             return (Response.json(["patient": .string(patient), "devices": .array(list.map(EnrolmentWire.encode))]), list.count)
         }
     }

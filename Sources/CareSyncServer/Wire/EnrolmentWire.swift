@@ -25,9 +25,10 @@ enum EnrolmentWire {
          "displayName": .string(displayName), "role": .string(t.role.rawValue)]
     }
 
-    /// An enrolled source with its display name.
-    static func encode(_ d: DeviceSourceRecord) -> JSONValue {
-        ["source": .string(d.source), "displayName": .string(d.displayName), "tokenId": .string(d.tokenID),
-         "enrolledAt": .string(RFC3339.format(d.enrolledAt))]
+    /// An enrolled source with its display name and when the server last received samples from its token.
+    static func encode(_ d: (record: DeviceSourceRecord, lastReceived: Date?)) -> JSONValue {
+        ["source": .string(d.record.source), "displayName": .string(d.record.displayName), "tokenId": .string(d.record.tokenID),
+         "enrolledAt": .string(RFC3339.format(d.record.enrolledAt)),
+         "lastReceivedAt": .optional(d.lastReceived.map(RFC3339.format))]
     }
 }

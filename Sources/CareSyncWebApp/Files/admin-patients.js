@@ -1,4 +1,4 @@
-// Admin: patients (create, display name, time zone) and one patient's devices (enrol, last seen, revoke).
+// Admin: patients (create, display name, time zone) and one patient's devices (enrol, last sync, revoke).
 import { el, fill } from './dom.js';
 import { actionForm, confirmButton, dataTable, field, showError, when } from './admin.js';
 
@@ -71,32 +71,28 @@ async function showPatient(detail, context, patient, careTeams) {
 }
 
 /**
- * The patient's enrolled devices with when each was last seen and, for an admin, its token's state and a revoke button
- * (an admin: the token's newest audit record; a therapist: the status answer's last sample write); pending codes; enrol.
+ * The patient's enrolled devices with when each last sent samples and, for an admin, its token's state and a revoke
+ * button; pending codes; enrol.
  */
 export async function loadDevices(box, client, patient, { admin = true } = {}) {
   const path = `/v1/patients/${enc(patient.id)}`;
   const [{ devices }, { enrolments }, tokens] = await Promise.all([client.call('GET', `${path}/devices`),
     client.call('GET', `${path}/enrolments`), admin ? client.call('GET', '/v1/tokens').then((t) => t.tokens) : null]);
   const byToken = new Map((tokens || []).map((t) => [t.id, t]));
-  const seen = admin
-    ? await Promise.all(devices.map((d) => client.call('GET', '/v1/audit', { query: { token: d.tokenId, limit: 1 } })
-      .then((a) => a.records[0]?.time || null)))
-    : await client.call('GET', `${path}/status`).then((status) => devices.map((d) => status.sources.find((s) => s.source === d.source)?.lastReceivedAt || null));
   const reload = () => loadDevices(box, client, patient, { admin }).catch((error) => showError(box, error, 'Devices could not be loaded'));
-  const rows = devices.map((d, i) => {
+  const rows = devices.map((d) => {
     const token = byToken.get(d.tokenId);
     const state = !admin ? null : !token ? 'removed' : token.revokedAt ? `revoked ${when(token.revokedAt)}` : 'active';
     return el('tr', { dataset: { source: d.source, token: d.tokenId } },
       el('th', { scope: 'row', text: d.displayName }), el('td', {}, el('code', { text: d.source })),
-      el('td', { text: when(d.enrolledAt) }), el('td', { class: 'device-seen', text: when(seen[i]) }),
+      el('td', { text: when(d.enrolledAt) }), el('td', { class: 'device-seen', dataset: { last: d.lastReceivedAt || '' }, text: when(d.lastReceivedAt) }),
       admin ? el('td', { class: 'device-state', text: state }) : null,
       admin ? el('td', {}, token && !token.revokedAt ? confirmButton('Revoke', `Confirm: revoke ${d.displayName}`, async () => {
         await client.call('DELETE', `/v1/tokens/${enc(d.tokenId)}`);
         await reload();
       }, (error) => showError(box, error, 'Not revoked')) : null) : null);
   });
-  const headers = admin ? ['Device', 'Source', 'Enrolled', 'Last seen', 'State', ''] : ['Device', 'Source', 'Enrolled', 'Last sync'];
+  const headers = admin ? ['Device', 'Source', 'Enrolled', 'Last sync', 'State', ''] : ['Device', 'Source', 'Enrolled', 'Last sync'];
   const pending = enrolments.map((e) => el('li', {}, `Code made ${when(e.createdAt)}, valid until ${when(e.expiresAt)} `,
     confirmButton('Cancel', 'Confirm: cancel the code', async () => {
       await client.call('DELETE', `${path}/enrolments/${enc(e.id)}`);

@@ -50,6 +50,20 @@ import Testing
             let devices = try await server.send("GET", "/v1/patients/alice/devices", token: server.tokens.therapist)
             #expect(devices.json["devices"]?[0]?["displayName"] == "Apple Watch" && devices.json["devices"]?[0]?["source"] == "org.example.watch")
             #expect(devices.json["devices"]?[0]?["tokenId"] == redeemed.json["tokenId"])
+            // Its last sync is the audit log's record of its write.
+            let tokenID = try #require(redeemed.json["tokenId"]?.stringValue)
+            let write = try server.app.api.access.audit(AuditQuery(patient: "alice", tokenID: tokenID, limit: 20)).first { $0.action == "samples.upsert" }
+            #expect(devices.json["devices"]?[0]?["lastReceivedAt"]?.stringValue == write.map { RFC3339.format($0.time) })
+        }
+    }
+
+    @Test func aDeviceThatNeverSentAnythingHasNoLastSync() async throws {
+        try await TestServer.with(.inMemory) { server in
+            let code = try #require(try await Self.create(server, token: server.tokens.therapist).json["code"]?.stringValue)
+            #expect(try await Self.redeem(server, code, source: "org.example.scale", displayName: "Scale").status == 201)
+            let devices = try await server.send("GET", "/v1/patients/alice/devices", token: server.tokens.admin)
+            #expect(devices.status == 200, "\(devices.text)")
+            #expect(devices.json["devices"]?[0]?["source"] == "org.example.scale" && devices.json["devices"]?[0]?["lastReceivedAt"] == .null)
         }
     }
 
