@@ -9,7 +9,7 @@ extension LiveTests {
         /// Runs a program on a thread of its own (the server under test needs the cooperative threads a blocked wait
         /// would hold); returns its exit status and standard output.
         static func run(_ executable: String, _ arguments: [String], input: Data? = nil) async throws -> (Int32, String) {
-            try await TestHTTPClient.onOwnThread { try runBlocking(executable, arguments, input: input) }
+            try await onDedicatedThread { try runBlocking(executable, arguments, input: input) }
         }
 
         /// `run` on the calling thread.

@@ -260,7 +260,7 @@ import CareSyncTestSupport
                              "-H", "Authorization: Bearer \(server.tokens.aliceDevice)",
                              "http://127.0.0.1:\(server.port)\(Self.changes)"]
             // On a thread of its own: the server under test shares the cooperative pool.
-            let (status, bytes) = try await TestHTTPClient.onOwnThread { () throws -> (Int32, Data) in
+            let (status, bytes) = try await onDedicatedThread { () throws -> (Int32, Data) in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = arguments

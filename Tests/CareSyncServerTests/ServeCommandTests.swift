@@ -11,7 +11,7 @@ import Testing
 
     /// Runs the executable to completion on a thread of its own.
     func run(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await TestHTTPClient.onOwnThread { try Self.runBlocking(arguments, environment: environment) }
+        try await onDedicatedThread { try Self.runBlocking(arguments, environment: environment) }
     }
 
     /// `run`, blocking the calling thread.
@@ -81,7 +81,7 @@ import Testing
                    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
         let first = try await ServeProcess.start(executable: Self.executable.path, environment: env)
         let output = first.output
-        let text = try await TestHTTPClient.onOwnThread { () -> String in
+        let text = try await onDedicatedThread { () -> String in
             var line: [UInt8] = []
             while let byte = output.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
             return String(decoding: line, as: UTF8.self)

@@ -47,7 +47,7 @@ import Testing
             try Data(csv.body).write(to: URL(fileURLWithPath: directory.path("w.csv")))
             let arguments = ["python3", TestServer.repositoryRoot.appendingPathComponent("scripts/check-worksheet-csv.py").path,
                              directory.path("w.json"), directory.path("w.csv")]
-            let (status, said) = try await TestHTTPClient.onOwnThread { () throws -> (Int32, String) in
+            let (status, said) = try await onDedicatedThread { () throws -> (Int32, String) in
                 let python = Process()
                 python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 python.arguments = arguments

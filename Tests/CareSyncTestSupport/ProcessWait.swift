@@ -5,6 +5,6 @@ extension Process {
     /// of parallel tests answer on.
     public func exited() async throws {
         nonisolated(unsafe) let process = self
-        try await TestHTTPClient.onOwnThread { process.waitUntilExit() }
+        try await onDedicatedThread { process.waitUntilExit() }
     }
 }

@@ -11,7 +11,7 @@ public enum QRDecoder {
 
     /// The text of every QR code ZBar finds in `svg`, in its order; the tools run on a thread of their own.
     public static func decode(svg: String) async throws -> [String] {
-        try await TestHTTPClient.onOwnThread { try decodeBlocking(svg: svg) }
+        try await onDedicatedThread { try decodeBlocking(svg: svg) }
     }
 
     /// `decode`, blocking the calling thread.

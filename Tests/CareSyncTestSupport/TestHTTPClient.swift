@@ -165,19 +165,19 @@ extension TestHTTPClient {
     /// `read` on a thread of its own: a blocked read must not hold one of the few cooperative threads that the server
     /// under test (and every suite running beside this one) needs to answer it.
     public func response(head: Bool = false) async throws -> TestReply {
-        try await Self.onOwnThread { try self.read(head: head) }
+        try await onDedicatedThread { try self.read(head: head) }
     }
 
     /// `isClosed` on a thread of its own, as `response`.
     public func closed(within: Double = 1) async -> Bool {
-        (try? await Self.onOwnThread { self.isClosed(within: within) }) ?? false
+        (try? await onDedicatedThread { self.isClosed(within: within) }) ?? false
     }
 
     /// One request on a connection of its own (`Connection: close`), read on a thread of its own: a long poll must
     /// not hold one of the few threads of Dispatch's pool, which the server under test shares. Reads wait up to 90 s.
     public static func send(port: Int, method: String, path: String, headers: [(String, String)] = [],
                             body: [UInt8] = []) async throws -> TestReply {
-        try await onOwnThread { try sendBlocking(port: port, method: method, path: path, headers: headers, body: body) }
+        try await onDedicatedThread { try sendBlocking(port: port, method: method, path: path, headers: headers, body: body) }
     }
 
     /// `send` on the calling thread.
@@ -194,20 +194,13 @@ extension TestHTTPClient {
 
     /// Writes raw bytes on a connection of its own and reads one response.
     public static func exchange(port: Int, raw: [UInt8]) async throws -> TestReply {
-        try await onOwnThread {
+        try await onDedicatedThread {
             let client = try TestHTTPClient(port: port, timeout: 90)
             client.send(raw)
             return try client.read()
         }
     }
 
-    /// Runs blocking socket work on a thread of its own.
-    public static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.start()
-        }
-    }
 }
 
 /// A response as a test sees it.

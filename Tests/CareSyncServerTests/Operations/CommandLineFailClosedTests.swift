@@ -27,7 +27,7 @@ import Testing
 
     /// Runs the executable to completion (60 s at most), on a thread of its own.
     static func run(_ arguments: [String], environment: [String: String]) async throws -> (status: Int32, stderr: String) {
-        try await TestHTTPClient.onOwnThread { try runBlocking(arguments, environment: environment) }
+        try await onDedicatedThread { try runBlocking(arguments, environment: environment) }
     }
 
     /// `run`, blocking the calling thread.

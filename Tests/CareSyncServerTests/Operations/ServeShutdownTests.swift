@@ -10,7 +10,7 @@ import CareSyncTestSupport
         let sandbox = try CLI.Sandbox.make()
         defer { sandbox.remove() }
         #expect(try await CLI.run(["patient", "create", "P1"], environment: sandbox.environment).status == 0)
-        let (tokenStatus, secret) = try await TestHTTPClient.onOwnThread { () throws -> (Int32, String) in
+        let (tokenStatus, secret) = try await onDedicatedThread { () throws -> (Int32, String) in
             let tokenProcess = Process()
             tokenProcess.executableURL = URL(fileURLWithPath: CLI.executable)
             tokenProcess.arguments = ["token", "create", "--role", "device", "--patient", "P1"]

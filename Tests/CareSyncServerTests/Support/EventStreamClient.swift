@@ -41,7 +41,7 @@ final class EventStreamClient: Sendable {
     /// Connects to `port`, sends `GET path` with `Accept: text/event-stream` and reads the head.
     static func open(port: Int, path: String, token: String, headers: [(String, String)] = [],
                      timeoutSeconds: Int = 30) async throws -> EventStreamClient {
-        try await TestHTTPClient.onOwnThread {
+        try await onDedicatedThread {
             let client = try TestHTTPClient(port: port, timeout: Double(timeoutSeconds))
             var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nAuthorization: Bearer \(token)\r\n"
             for (n, v) in headers { head += "\(n): \(v)\r\n" }
@@ -62,7 +62,7 @@ final class EventStreamClient: Sendable {
 
     /// The next event or comment; nil once the stream ended (cleanly or not).
     func next() async throws -> Event? {
-        try await TestHTTPClient.onOwnThread { self.nextBlocking() }
+        try await onDedicatedThread { self.nextBlocking() }
     }
 
     /// Events until `stop` holds for one (included), or the stream ends.

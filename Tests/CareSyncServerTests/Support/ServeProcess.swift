@@ -12,7 +12,7 @@ struct ServeProcess: @unchecked Sendable {
 
     /// Starts the server and reads its one `listening on http://127.0.0.1:P` line, on a thread of its own.
     static func start(executable: String, environment: [String: String]) async throws -> ServeProcess {
-        try await TestHTTPClient.onOwnThread { try startBlocking(executable: executable, environment: environment) }
+        try await onDedicatedThread { try startBlocking(executable: executable, environment: environment) }
     }
 
     /// `start`, blocking the calling thread.

@@ -1,6 +1,7 @@
 import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
+import CareSyncTestSupport
 import Testing
 
 /// Thousands of seeded random operations on every store, checked against the reference model after each step.
