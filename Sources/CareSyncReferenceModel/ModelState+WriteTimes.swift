@@ -39,13 +39,15 @@ extension ModelState {
         return low < commitTimes.count ? SyncRules.date(milliseconds: commitTimes[low].milliseconds) : nil
     }
 
-    /// Forgets the commits at or below the purge horizon that no live sample was written in (their changes are gone).
+    /// Forgets the commits below the last one at or below the purge horizon that no live sample was written in (their
+    /// changes are gone); the last one stays, so an instant after it still maps to the horizon.
     mutating func pruneCommitTimes() {
         let written = live.values.map(\.sequence).sorted()
+        let last = commitTimes.last { $0.position <= purgeHorizon }?.position ?? 0
         var previous: Int64 = 0
         commitTimes = commitTimes.filter { commit in
             defer { previous = commit.position }
-            guard commit.position <= purgeHorizon else { return true }
+            guard commit.position < last else { return true }
             var low = 0, high = written.count
             while low < high {
                 let mid = (low + high) / 2

@@ -29,14 +29,16 @@ enum WriteTimeQueries {
     /// The feed's column of a sample's write time (`samples.seq` in scope).
     static let sampleColumn = "(SELECT committed_at_ms FROM commit_times WHERE position >= samples.seq ORDER BY position LIMIT 1)"
 
-    /// Forgets the commits at or below `horizon` that no live sample was written in (a purge took their changes).
+    /// Forgets the commits below the last one at or below `horizon` that no live sample was written in (a purge took their
+    /// changes); the last one stays, so an instant after it still maps to the horizon.
     static func prune(_ db: Connection, through horizon: Int64) throws {
         try db.execute("""
             DELETE FROM commit_times WHERE position IN (
                 SELECT position FROM (
                     SELECT position, coalesce(lag(position) OVER (ORDER BY position), 0) AS previous
                       FROM commit_times WHERE position <= ?1) AS c
-                 WHERE NOT EXISTS (SELECT 1 FROM samples WHERE seq > c.previous AND seq <= c.position))
+                 WHERE c.position < (SELECT max(position) FROM commit_times WHERE position <= ?1)
+                   AND NOT EXISTS (SELECT 1 FROM samples WHERE seq > c.previous AND seq <= c.position))
             """, [.integer(horizon)])
     }
 }
