@@ -80,9 +80,10 @@ import Testing
         let clock = WriteTimeTestClock(Self.t1)
         try await TestServer.with(mode, clock: clock.read) { server in
             let t = server.tokens
+            try await Self.post(server, clock, minute: 0, at: Self.t1.addingTimeInterval(-86_400))   // earlier, still live
             try await Self.post(server, clock, minute: 1, at: Self.t1)       // A
             try await Self.post(server, clock, minute: 2, at: Self.t2)       // B
-            let a = try #require(try await server.fhir("/fhir/R4/Observation?patient=alice", token: t.therapist).resources.first)
+            let a = try #require(try await server.fhir("/fhir/R4/Observation?patient=alice", token: t.therapist).resources.dropFirst().first)
             let aID = try #require(a["id"]?.stringValue)
             clock.set(Self.t3)                                                  // C: A deleted
             let deletion = try await server.send("POST", "/v1/patients/alice/samples/delete", token: t.aliceDevice,
@@ -103,6 +104,8 @@ import Testing
             #expect(after.observations.isEmpty && after.deleted.isEmpty)
             let before = try await export(since: Self.t1)
             #expect(before.observations == [2] && before.deleted == [aID], "A was deleted since: only its deletion")
+            let everything = try await export(since: Self.t1.addingTimeInterval(-86_400))
+            #expect(everything.observations == [0, 2] && everything.deleted == [aID])
         }
     }
 
