@@ -19,12 +19,14 @@ public struct ChangeQuery: Hashable, Sendable {
     /// The last change-log sequence to read (a head captured earlier): nothing past it is read, and the last page's
     /// anchor is at most this position; nil reads to the head. A bulk export reads every patient to one position with it.
     public var through: Int64?
+    /// Whether the page carries each sample's write time (`ChangeSet.writeTimes`); the sync feed does without.
+    public var writeTimes: Bool
 
     /// Creates a value from its fields.
     public init(patient: String, anchor: Anchor? = nil, types: Set<SampleType>? = nil, limit: Int = 500,
-                from: Date? = nil, to: Date? = nil, source: String? = nil, through: Int64? = nil) {
+                from: Date? = nil, to: Date? = nil, source: String? = nil, through: Int64? = nil, writeTimes: Bool = false) {
         self.patient = patient; self.anchor = anchor; self.types = types; self.limit = limit
-        self.from = from; self.to = to; self.source = source; self.through = through
+        self.from = from; self.to = to; self.source = source; self.through = through; self.writeTimes = writeTimes
     }
 }
 
@@ -49,8 +51,11 @@ public struct ChangeSet: Hashable, Sendable {
     public var anchor: Anchor
     /// Whether more changes follow this page.
     public var hasMore: Bool
+    /// Each sample's write time (`WriteTimes`) by uuid, when the query asked for them (`ChangeQuery.writeTimes`); else empty.
+    public var writeTimes: [UUID: Date]
     /// Creates a value from its fields.
-    public init(samples: [Sample], deletedObjects: [DeletedObject], anchor: Anchor, hasMore: Bool) {
+    public init(samples: [Sample], deletedObjects: [DeletedObject], anchor: Anchor, hasMore: Bool, writeTimes: [UUID: Date] = [:]) {
         self.samples = samples; self.deletedObjects = deletedObjects; self.anchor = anchor; self.hasMore = hasMore
+        self.writeTimes = writeTimes
     }
 }

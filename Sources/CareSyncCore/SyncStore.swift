@@ -34,6 +34,15 @@ public protocol SyncStore: JobLeases {
     /// The anchor at the head of the change log now (what a reader with nothing new would be handed).
     func currentAnchor() throws -> Anchor
 
+    /// The highest change-log position committed before `instant` (0: none), by the commit times (`WriteTimes`): the
+    /// changes after it are exactly those committed at or after `instant`. Positions whose commit times were pruned
+    /// (below the purge horizon) answer lower, so an anchor at the answer expires as an old anchor does.
+    func position(committedBefore instant: Date) throws -> Int64
+
+    /// The write time of the change at `position` (the first commit at or after it), nil for position 0 or one past
+    /// the last commit.
+    func writeTime(of position: Int64) throws -> Date?
+
     /// Throws unless a write could commit now: the database is reachable and not read-only (`/readyz`).
     func checkWritable() throws
 

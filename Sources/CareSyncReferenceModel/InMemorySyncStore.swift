@@ -42,7 +42,9 @@ public final class InMemorySyncStore: SyncStore, Sendable {
         let (result, changed) = try withState { state in
             let transaction = ModelTransaction(state: state, storeID: storeID, makeUUID: makeUUID)
             let result = try body(transaction)
+            let before = state.head
             state = transaction.state
+            state.recordCommit(after: before, latestNow: transaction.latestNow)
             state.recordOutbox(transaction.changedPatients, storeID: storeID, now: Date())
             access?.append(transaction.audit)
             return (result, transaction.changedPatients)
@@ -73,6 +75,16 @@ public final class InMemorySyncStore: SyncStore, Sendable {
     /// The head of the change log, stamped with the purge horizon.
     public func currentAnchor() throws -> Anchor {
         read { $0.headAnchor(storeID) }
+    }
+
+    /// The highest position committed before `instant`, by the commit times.
+    public func position(committedBefore instant: Date) throws -> Int64 {
+        read { $0.position(committedBefore: instant) }
+    }
+
+    /// The write time of the change at `position`.
+    public func writeTime(of position: Int64) throws -> Date? {
+        read { $0.writeTime(of: position) }
     }
 
     /// Memory always takes a write.
@@ -171,6 +183,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
                 state.log[Int(tomb.sequence - 1)] = nil
                 state.purgeHorizon = max(state.purgeHorizon, tomb.sequence)
             }
+            if !purged.isEmpty { state.pruneCommitTimes() }
             return purged.count
         }
     }

@@ -17,6 +17,7 @@ extension ModelState {
         }
         let limit = min(max(query.limit, 1), Self.maxLimit)
         var samples: [Sample] = [], deleted: [DeletedObject] = []
+        var times: [UUID: Date] = [:]
         var lastRead = after
         let sequences = patientLog[query.patient] ?? []
         var low = 0, high = sequences.count
@@ -32,22 +33,24 @@ extension ModelState {
             case let .sample(uuid):
                 let sample = live[SampleID(patient: query.patient, uuid: uuid)]!.sample
                 guard Self.matches(sample.type, sample.source, sample.start, sample.end, query) else { continue }
-                if samples.count + deleted.count == limit { return page(samples, deleted, lastRead, storeID, more: true) }
+                if samples.count + deleted.count == limit { return page(samples, deleted, lastRead, storeID, more: true, times: times) }
                 samples.append(sample)
+                if query.writeTimes { times[sample.uuid] = writeTime(of: sequence) }
             case let .tombstone(uuid):
                 let object = tombstones[SampleID(patient: query.patient, uuid: uuid)]!.object
                 guard Self.matches(object.type, object.source, object.start, object.end, query) else { continue }
-                if samples.count + deleted.count == limit { return page(samples, deleted, lastRead, storeID, more: true) }
+                if samples.count + deleted.count == limit { return page(samples, deleted, lastRead, storeID, more: true, times: times) }
                 deleted.append(object)
             }
             lastRead = sequence
         }
-        return page(samples, deleted, query.lastPosition(head: head, after: after), storeID, more: false)
+        return page(samples, deleted, query.lastPosition(head: head, after: after), storeID, more: false, times: times)
     }
 
-    private func page(_ samples: [Sample], _ deleted: [DeletedObject], _ sequence: Int64, _ storeID: String, more: Bool) -> ChangeSet {
+    private func page(_ samples: [Sample], _ deleted: [DeletedObject], _ sequence: Int64, _ storeID: String, more: Bool,
+                      times: [UUID: Date]) -> ChangeSet {
         ChangeSet(samples: samples, deletedObjects: deleted, anchor: Anchor(storeID: storeID, sequence: sequence, horizon: purgeHorizon),
-                  hasMore: more)
+                  hasMore: more, writeTimes: times)
     }
 
     /// The query's filters: types, source, and the time range (`start < to` and (`end > from` or `start >= from`)).

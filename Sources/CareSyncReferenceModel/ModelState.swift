@@ -45,6 +45,8 @@ struct ModelState: Sendable {
     var outbox: [OutboxEntry] = []
     /// The highest outbox id handed out.
     var outboxHead: Int64 = 0
+    /// The commit times (`WriteTimes`), in position order.
+    var commitTimes: [CommitTime] = []
     /// Webhook subscriptions that exist: with none, commits record no outbox entry.
     var subscriptions = 0
 

@@ -15,8 +15,12 @@ final class ModelTransaction: SyncTransaction {
         self.state = state; self.storeID = storeID; self.makeUUID = makeUUID
     }
 
-    /// Runs `body` and notes `patient` as changed when the change log grew.
-    private func changing<T>(_ patient: String, _ body: () throws -> T) rethrows -> T {
+    /// The latest `now` its writes were given: the time its commit records (`WriteTimes`).
+    private(set) var latestNow: Date?
+
+    /// Runs `body` and notes `patient` as changed when the change log grew, and `now` as a time of this transaction.
+    private func changing<T>(_ patient: String, now: Date, _ body: () throws -> T) rethrows -> T {
+        latestNow = max(latestNow ?? now, now)
         let before = state.head
         defer { if state.head != before { changedPatients.insert(patient) } }
         return try body()
@@ -31,7 +35,7 @@ final class ModelTransaction: SyncTransaction {
     }
 
     func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
-        try changing(patient) {
+        try changing(patient, now: now) {
             var results: [UpsertItemResult] = []
             for (index, input) in samples.enumerated() {
                 let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
@@ -55,7 +59,7 @@ final class ModelTransaction: SyncTransaction {
     }
 
     func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
-        changing(patient) {
+        changing(patient, now: now) {
             var results: [DeleteItemResult] = []
             for uuid in uuids {
                 guard let entry = state.live[ModelState.SampleID(patient: patient, uuid: uuid)] else {
@@ -85,7 +89,7 @@ final class ModelTransaction: SyncTransaction {
 
     func upsertReport(_ report: WeeklyReportInput, patient: String, source: String,
                       now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
-        changing(patient) {
+        changing(patient, now: now) {
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: report.syncIdentifier)
             let stored = state.reports[key].map { StoredReportState(syncVersion: $0.syncVersion, samples: state.samples(of: $0, key: key)) }
             let plan = WeeklyReportPlanner.plan(stored: stored, input: report)
@@ -114,7 +118,7 @@ final class ModelTransaction: SyncTransaction {
     }
 
     func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
-        changing(patient) {
+        changing(patient, now: now) {
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: syncIdentifier)
             guard let report = state.reports.removeValue(forKey: key) else { return false }
             let samples = state.samples(of: report, key: key)

@@ -143,6 +143,8 @@ struct FailingStore: SyncStore {
     ) async throws -> IdempotentWriteResult<Value> { throw error }
     func changes(_ query: ChangeQuery) throws -> ChangeSet { throw error }
     func currentAnchor() throws -> Anchor { throw error }
+    func position(committedBefore instant: Date) throws -> Int64 { throw error }
+    func writeTime(of position: Int64) throws -> Date? { throw error }
     func checkWritable() throws { throw error }
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection { throw error }
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { throw error }

@@ -42,6 +42,8 @@ public struct FHIRObservation: Hashable, Sendable {
     public var id: String
     /// `meta.versionId`: the sync version, when the sample has one.
     public var versionId: String?
+    /// `meta.lastUpdated`: when the sample was written (its commit's time, `WriteTimes`), when known.
+    public var lastUpdated: Date?
     /// The sample's uuid as a URN identifier.
     public var uuidURN: String
     /// The HealthKit sync identifier, when the sample has one.

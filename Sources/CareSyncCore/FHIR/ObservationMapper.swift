@@ -2,8 +2,10 @@ import Foundation
 
 /// Maps stored samples to FHIR R4 Observations: a pure function of the sample (docs/fhir.md).
 public enum ObservationMapper {
-    /// The Observation of `sample` of `patient`; `enteredByTherapist` when its source is a therapist's (weekly reports).
-    public static func observation(of sample: Sample, patient: String, enteredByTherapist: Bool) -> FHIRObservation {
+    /// The Observation of `sample` of `patient`; `enteredByTherapist` when its source is a therapist's (weekly reports);
+    /// `lastUpdated` its write time, when known.
+    public static func observation(of sample: Sample, patient: String, enteredByTherapist: Bool,
+                                   lastUpdated: Date? = nil) -> FHIRObservation {
         let code = ObservationCodeTable.code(for: sample.type)
         let effective: FHIRObservation.Effective = sample.start == sample.end
             ? .instant(sample.start) : .period(start: sample.start, end: sample.end)
@@ -22,7 +24,7 @@ public enum ObservationMapper {
             FHIRObservation.Component(coding: component.coding, quantity: quantity(stored.value, component.unit))
         }
         return FHIRObservation(
-            id: id(of: sample.uuid), versionId: sample.syncVersion.map(String.init), uuidURN: "urn:uuid:" + id(of: sample.uuid),
+            id: id(of: sample.uuid), versionId: sample.syncVersion.map(String.init), lastUpdated: lastUpdated, uuidURN: "urn:uuid:" + id(of: sample.uuid),
             syncIdentifier: sample.syncIdentifier, category: code.category, codings: code.codings, patient: patient,
             effective: effective, value: value, components: components, source: sample.source,
             enteredByTherapist: enteredByTherapist)

@@ -8,6 +8,8 @@ public struct ObservationQuery: Hashable, Sendable {
     public var codes: [[FHIRTokenParameter]] = []
     /// `date` parameters, every one must match.
     public var dates: [FHIRDateParameter] = []
+    /// `_lastUpdated` parameters (the write time, `WriteTimes`), every one must match.
+    public var lastUpdated: [FHIRDateParameter] = []
     /// Entries per page.
     public var count: Int
     /// `_sort=-date`: newest first.
@@ -39,6 +41,14 @@ public struct ObservationQuery: Hashable, Sendable {
     public func matchesDates(_ sample: Sample) -> Bool {
         let start = SyncRules.milliseconds(sample.start), end = SyncRules.milliseconds(sample.end)
         return dates.allSatisfy { $0.matches(start: start, end: end) }
+    }
+
+    /// Whether a sample written at `writeTime` meets every `_lastUpdated` parameter (one of unknown write time meets none).
+    public func matchesLastUpdated(_ writeTime: Date?) -> Bool {
+        guard !lastUpdated.isEmpty else { return true }
+        guard let writeTime else { return false }
+        let ms = SyncRules.milliseconds(writeTime)
+        return lastUpdated.allSatisfy { $0.matches(start: ms, end: ms) }
     }
 
     /// Whether `a` comes before `b` in this search's order (start time, then uuid; reversed for `-date`).
@@ -84,17 +94,20 @@ public struct ObservationPageCollector: Sendable {
     /// Every match seen (`Bundle.total`).
     public private(set) var total = 0
     private var kept: [Sample] = []
+    /// The write times of the kept samples.
+    private var times: [UUID: Date] = [:]
 
     /// A collector for `query`.
     public init(query: ObservationQuery) { self.query = query }
 
-    /// Offers one sample of the right types: counted when it matches the dates, kept when it also lies after the cursor
-    /// among the first `count + 1`.
-    public mutating func offer(_ sample: Sample) {
-        guard query.matchesDates(sample) else { return }
+    /// Offers one sample of the right types, written at `writeTime`: counted when it matches the dates and `_lastUpdated`,
+    /// kept when it also lies after the cursor among the first `count + 1`.
+    public mutating func offer(_ sample: Sample, writeTime: Date? = nil) {
+        guard query.matchesDates(sample), query.matchesLastUpdated(writeTime) else { return }
         total += 1
         guard query.isAfterCursor(sample) else { return }
         kept.append(sample)
+        if let writeTime { times[sample.uuid] = writeTime }
         if kept.count >= 4 * (query.count + 1) + 64 { trim() }
     }
 
@@ -105,10 +118,16 @@ public struct ObservationPageCollector: Sendable {
         return (Array(kept.prefix(query.count)), hasMore)
     }
 
+    /// The write time of a kept sample, when it was offered with one.
+    public func writeTime(of uuid: UUID) -> Date? { times[uuid] }
+
     /// Sorts and keeps the first `count + 1`.
     private mutating func trim() {
         let q = query
         kept.sort { q.precedes(ObservationCursor($0), ObservationCursor($1)) }
-        if kept.count > q.count + 1 { kept.removeLast(kept.count - q.count - 1) }
+        if kept.count > q.count + 1 {
+            for dropped in kept[(q.count + 1)...] { times[dropped.uuid] = nil }
+            kept.removeLast(kept.count - q.count - 1)
+        }
     }
 }

@@ -33,11 +33,13 @@ enum PostgresFeedQuery {
         }
         // Each arm walks its (patient, seq) index in order and stops at the limit; the outer sort merges at
         // most twice the limit. Parameters are numbered, so both arms share them.
+        let time = query.writeTimes ? PostgresWriteTimes.sampleColumn : "NULL::bigint"
         let rows = try db.query("""
-            (SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components, NULL::bigint
+            (SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components,
+                    NULL::bigint, \(time)
                FROM samples WHERE patient = $1 AND seq > $2\(filters) ORDER BY seq LIMIT $3)
             UNION ALL
-            (SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, NULL, NULL, NULL, deleted_at_ms
+            (SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, NULL, NULL, NULL, deleted_at_ms, NULL::bigint
                FROM tombstones WHERE patient = $1 AND seq > $2\(filters) ORDER BY seq LIMIT $3)
             ORDER BY 2 LIMIT $3
             """, values)
@@ -45,12 +47,15 @@ enum PostgresFeedQuery {
         samples.reserveCapacity(min(rows.count, limit))
         var decoder = PostgresSampleRowDecoder()
         var deleted: [DeletedObject] = []
+        var times: [UUID: Date] = [:]
         var lastSequence = after
         for index in 0..<min(rows.count, limit) {
             let row = rows[index]
             lastSequence = try row.int64(1)
             if try row.int64(0) == 0 {
-                samples.append(try decoder.sample(row, offset: 1))
+                let sample = try decoder.sample(row, offset: 1)
+                samples.append(sample)
+                if query.writeTimes, let ms = try row.optionalInt64(14) { times[sample.uuid] = SyncRules.date(milliseconds: ms) }
             } else {
                 deleted.append(try decodeTombstoneArm(row))
             }
@@ -59,7 +64,7 @@ enum PostgresFeedQuery {
         return ChangeSet(samples: samples, deletedObjects: deleted,
                          anchor: Anchor(storeID: storeID, sequence: hasMore ? lastSequence : query.lastPosition(head: head, after: after),
                                         horizon: horizon),
-                         hasMore: hasMore)
+                         hasMore: hasMore, writeTimes: times)
     }
 
     /// A deleted object from the tombstone arm: the sample columns (NULL where only samples have one), `deleted_at_ms` last.

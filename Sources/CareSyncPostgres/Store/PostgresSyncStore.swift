@@ -120,6 +120,16 @@ public final class PostgresSyncStore: SyncStore {
         }
     }
 
+    /// The highest position committed before `instant`, by the commit times.
+    public func position(committedBefore instant: Date) throws -> Int64 {
+        try database.read { try PostgresWriteTimes.position($0, committedBefore: instant) }
+    }
+
+    /// The write time of the change at `position`.
+    public func writeTime(of position: Int64) throws -> Date? {
+        try database.read { try PostgresWriteTimes.writeTime($0, of: position) }
+    }
+
     /// Asks, on the writer connection, whether the server takes writes: not a standby (`pg_is_in_recovery`)
     /// and not read-only (`default_transaction_read_only`, set on a primary being demoted).
     public func checkWritable() throws {
@@ -181,7 +191,9 @@ public final class PostgresSyncStore: SyncStore {
                 WITH gone AS (DELETE FROM tombstones WHERE deleted_at_ms < $1 RETURNING seq) SELECT count(*), max(seq) FROM gone
                 """, [.int64(cutoff)])
             guard let (count, highest) = try purged.first({ (try $0.int64(0), try $0.optionalInt64(1)) }), let highest else { return 0 }
-            try db.query("UPDATE store_head SET purge_horizon = greatest(purge_horizon, $1)", [.int64(highest)])
+            let raised = try db.query("UPDATE store_head SET purge_horizon = greatest(purge_horizon, $1) RETURNING purge_horizon",
+                                      [.int64(highest)]).first { try $0.int64(0) } ?? highest
+            try PostgresWriteTimes.prune(db, through: raised)
             return Int(count)
         }
     }

@@ -6,7 +6,8 @@ extension PostgresWriter {
     /// the plan's sample rows are written before the report row.
     func upsertReport(_ input: WeeklyReportInput, patient: String, source: String,
                       now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
-        try PostgresDialect.reports.upsert(db, input, patient: patient, source: source, now: now) { actions in
+        note(now)
+        return try PostgresDialect.reports.upsert(db, input, patient: patient, source: source, now: now) { actions in
             try applyReportActions(actions, patient: patient, source: source, now: now)
             try flush()
         }
@@ -20,7 +21,8 @@ extension PostgresWriter {
     /// Deletes the caller's report and tombstones its live samples (in key order, written before the row goes);
     /// false when there was none.
     func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
-        try PostgresDialect.reports.delete(db, patient: patient, syncIdentifier: syncIdentifier, source: source) { samples in
+        note(now)
+        return try PostgresDialect.reports.delete(db, patient: patient, syncIdentifier: syncIdentifier, source: source) { samples in
             for sample in samples { try tombstone(sample, patient: patient, now: now) }
             try flush()
         }

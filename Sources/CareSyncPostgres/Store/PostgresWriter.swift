@@ -28,6 +28,8 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     var known = PostgresKnownRows()
     /// Inserts and tombstones numbered but not sent yet (`flush`).
     var pending = PostgresPendingRows()
+    /// The latest `now` the writes were given: the time the commit records (`WriteTimes`).
+    private(set) var latestNow: Date?
 
     struct SpanKey: Hashable {
         let patient: String
@@ -65,8 +67,14 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
                 """, [.text(key.patient), .text(key.type), .int64(duration)])
         }
         longest = [:]
-        if let head, head != startHead { try ordering.finish(db, head: head) }
+        if let head, head != startHead {
+            try ordering.finish(db, head: head)
+            try PostgresWriteTimes.record(db, head: head, latestNow: latestNow)
+        }
     }
+
+    /// Notes `now` as a time of this write.
+    func note(_ now: Date) { latestNow = max(latestNow ?? now, now) }
 
     /// The anchor at the head of the change log, this transaction's changes included.
     func headAnchor() throws -> Anchor {
@@ -83,6 +91,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
 
     /// HealthKit's upsert for a batch, in order, its lookups read ahead in two statements and its rows written in two.
     func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
+        note(now)
         try readAhead(uuids: samples.compactMap(\.uuid), patient: patient, source: source,
                       syncIdentifiers: samples.compactMap(\.syncIdentifier))
         let results = try applyUpsert(samples, patient: patient, source: source, now: now)
@@ -92,6 +101,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
 
     /// Deletes the caller's own samples by uuid, then by sync identifier, looked up ahead; each leaves a tombstone.
     func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
+        note(now)
         try readAhead(uuids: uuids, patient: patient, source: source, syncIdentifiers: syncIdentifiers)
         let results = try applyDelete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
         try endBatch()

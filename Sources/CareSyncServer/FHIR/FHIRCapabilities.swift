@@ -5,6 +5,7 @@ enum FHIRCapabilities {
         ("patient", "reference", "Required: the patient, as `alice` or `Patient/alice`; outside the caller's reach it is 404."),
         ("code", "token", "system|code, code, |code or system|; a comma list matches any, repeated parameters all."),
         ("date", "date", "The effective time, with the eq, ne, lt, gt, le, ge prefixes; dates without a time are UTC days."),
+        ("_lastUpdated", "date", "When the sample was written (meta.lastUpdated), with the date prefixes; repeat it for a range."),
     ]
 
     /// A resource that offers only the bulk `$export` operation (FHIR Bulk Data), with what `_since` takes.
@@ -13,8 +14,9 @@ enum FHIRCapabilities {
          "operation": [[
              "name": "export",
              "definition": .string("http://hl7.org/fhir/uv/bulkdata/OperationDefinition/" + definition),
-             "documentation": .string(documentation + " Prefer: respond-async; _since is an instant or the previous manifest's "
-                                      + "extension.caresyncNextSince (exactly the changes since, deletions included)."),
+             "documentation": .string(documentation + " Prefer: respond-async; _since is an instant (the changes committed "
+                                      + "at or after it) or the previous manifest's extension.caresyncNextSince (the changes since); "
+                                      + "deletions included either way."),
          ]]]
     }
 

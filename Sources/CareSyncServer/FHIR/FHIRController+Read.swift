@@ -17,12 +17,13 @@ extension FHIRController {
             let patients = try await blocking { try AdminController.patientsInReach(of: principal, in: access).map(\.id) }
             let types = principal.readable(nil)
             for patient in patients {
-                guard let sample = try await find(uuid, patient: patient, types: types) else { continue }
+                guard let (sample, writeTime) = try await find(uuid, patient: patient, types: types) else { continue }
                 let scope = AuditScope(principal: principal, patient: patient, action: "fhir.observations.read")
                 return try await audited(scope) {
                     let therapists = try await therapistSources()
                     let observation = ObservationMapper.observation(of: sample, patient: patient,
-                                                                    enteredByTherapist: therapists.contains(sample.source))
+                                                                    enteredByTherapist: therapists.contains(sample.source),
+                                                                    lastUpdated: writeTime)
                     return (Response.fhir(FHIRWire.observation(observation)), 1)
                 }
             }
@@ -32,15 +33,16 @@ extension FHIRController {
         }
     }
 
-    /// The live sample `uuid` in `patient`'s feed of `types`, or nil (the store has no lookup by uuid; this reads the feed).
-    func find(_ uuid: UUID, patient: String, types: Set<SampleType>?) async throws -> Sample? {
+    /// The live sample `uuid` in `patient`'s feed of `types` and its write time, or nil (the store has no lookup by uuid;
+    /// this reads the feed).
+    func find(_ uuid: UUID, patient: String, types: Set<SampleType>?) async throws -> (Sample, Date?)? {
         if let types, types.isEmpty { return nil }
         let store = self.store, pageSize = limits.scanPage
         return try await blocking {
-            var feed = ChangeQuery(patient: patient, types: types, limit: pageSize)
+            var feed = ChangeQuery(patient: patient, types: types, limit: pageSize, writeTimes: true)
             while true {
                 let changes = try store.changes(feed)
-                if let sample = changes.samples.first(where: { $0.uuid == uuid }) { return sample }
+                if let sample = changes.samples.first(where: { $0.uuid == uuid }) { return (sample, changes.writeTimes[uuid]) }
                 guard changes.hasMore else { return nil }
                 feed.anchor = changes.anchor
             }

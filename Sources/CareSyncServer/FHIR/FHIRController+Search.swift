@@ -25,10 +25,11 @@ extension FHIRController {
                     try await blocking { try authenticator.requireReach(principal, patient: query.patient) }
                 }
                 let types = principal.readable(query.types)
-                let (page, total) = try await collect(query, types: types)
+                let (page, total, times) = try await collect(query, types: types)
                 let therapists = page.samples.isEmpty ? [] : try await therapistSources()
                 let observations = page.samples.map {
-                    ObservationMapper.observation(of: $0, patient: query.patient, enteredByTherapist: therapists.contains($0.source))
+                    ObservationMapper.observation(of: $0, patient: query.patient, enteredByTherapist: therapists.contains($0.source),
+                                                  lastUpdated: times[$0.uuid])
                 }
                 let next = page.hasMore ? page.samples.last.map { parsed.link(base: base, cursor: ObservationCursor($0)) } : nil
                 let bundle = FHIRWire.searchset(observations, total: total, base: base,
@@ -38,23 +39,29 @@ extension FHIRController {
         }
     }
 
-    /// Reads the patient's feed of `types` (nil: all) in the query's time window and keeps the page's samples.
-    func collect(_ query: ObservationQuery, types: Set<SampleType>?) async throws -> (page: (samples: [Sample], hasMore: Bool), total: Int) {
-        if let types, types.isEmpty { return (([], false), 0) }
+    /// Reads the patient's feed of `types` (nil: all) in the query's time window, with write times, and keeps the page's
+    /// samples and their write times.
+    func collect(_ query: ObservationQuery, types: Set<SampleType>?) async throws
+        -> (page: (samples: [Sample], hasMore: Bool), total: Int, writeTimes: [UUID: Date]) {
+        if let types, types.isEmpty { return (([], false), 0, [:]) }
         let bounds = query.storeBounds
-        if let from = bounds.from, let to = bounds.to, from >= to { return (([], false), 0) }
+        if let from = bounds.from, let to = bounds.to, from >= to { return (([], false), 0, [:]) }
         let store = self.store, pageSize = limits.scanPage
         return try await blocking {
             var collector = ObservationPageCollector(query: query)
             var feed = ChangeQuery(patient: query.patient, types: types, limit: pageSize,
-                                   from: bounds.from.map(SyncRules.date(milliseconds:)), to: bounds.to.map(SyncRules.date(milliseconds:)))
+                                   from: bounds.from.map(SyncRules.date(milliseconds:)), to: bounds.to.map(SyncRules.date(milliseconds:)),
+                                   writeTimes: true)
             while true {
                 let changes = try store.changes(feed)
-                for sample in changes.samples { collector.offer(sample) }
+                for sample in changes.samples { collector.offer(sample, writeTime: changes.writeTimes[sample.uuid]) }
                 guard changes.hasMore else { break }
                 feed.anchor = changes.anchor
             }
-            return (collector.page(), collector.total)
+            let page = collector.page()
+            var times: [UUID: Date] = [:]
+            for sample in page.samples { times[sample.uuid] = collector.writeTime(of: sample.uuid) }
+            return (page, collector.total, times)
         }
     }
 }

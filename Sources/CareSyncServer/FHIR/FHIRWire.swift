@@ -13,7 +13,10 @@ enum FHIRWire {
             "subject": ["reference": .string("Patient/\(o.patient)")],
             "device": ["display": .string(o.source)],
         ]
-        if let version = o.versionId { r["meta"] = ["versionId": .string(version)] }
+        var meta: [String: JSONValue] = [:]
+        if let version = o.versionId { meta["versionId"] = .string(version) }
+        if let lastUpdated = o.lastUpdated { meta["lastUpdated"] = .string(RFC3339.format(lastUpdated)) }
+        if !meta.isEmpty { r["meta"] = .object(meta) }
         var identifiers: [JSONValue] = [["system": .string(FHIRSystem.uri), "value": .string(o.uuidURN)]]
         if let sync = o.syncIdentifier {
             identifiers.append(["system": .string(FHIRSystem.syncIdentifier), "value": .string(sync), "assigner": ["display": .string(o.source)]])

@@ -4,7 +4,7 @@ import CareSyncHTTP
 /// The query of `GET /fhir/R4/Observation`, checked: the search, and the parameters its links repeat.
 struct ObservationSearchRequest: Sendable {
     /// The parameters this server understands; `_format` is accepted for JSON only.
-    static let known: Set<String> = ["patient", "code", "date", "_count", "_sort", "_cursor", "_format"]
+    static let known: Set<String> = ["patient", "code", "date", "_lastUpdated", "_count", "_sort", "_cursor", "_format"]
 
     /// The search.
     var query: ObservationQuery
@@ -64,6 +64,12 @@ struct ObservationSearchRequest: Sendable {
                 throw .invalid("'date' must be [eq|ne|lt|gt|le|ge] and YYYY, YYYY-MM, YYYY-MM-DD or a date-time with an offset or Z (got '\(text)').")
             }
             query.dates.append(date)
+        }
+        for text in values("_lastUpdated") {
+            guard let date = FHIRDateParameter(text) else {
+                throw .invalid("'_lastUpdated' must be [eq|ne|lt|gt|le|ge] and YYYY, YYYY-MM, YYYY-MM-DD or a date-time with an offset or Z (got '\(text)').")
+            }
+            query.lastUpdated.append(date)
         }
         return ObservationSearchRequest(query: query, understood: understood)
     }

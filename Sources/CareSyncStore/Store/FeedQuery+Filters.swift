@@ -8,6 +8,8 @@ extension FeedQuery {
         let conditions: String
         /// The patient, a placeholder for ?2, then the conditions' values.
         let values: [SQLValue]
+        /// Whether rows carry the samples' write times (`ChangeQuery.writeTimes`).
+        let writeTimes: Bool
 
         init(_ query: ChangeQuery) {
             var filters = ""
@@ -36,6 +38,7 @@ extension FeedQuery {
             }
             conditions = Self.number(filters, firstIndex: 3)
             self.values = values
+            writeTimes = query.writeTimes
         }
 
         /// The values with `after` as ?2 and `last` appended (the LIMIT or OFFSET), and that last one's number.
@@ -52,11 +55,12 @@ extension FeedQuery {
         /// a sort of the whole history.
         func rows(after: Int64, limit: Int, db: Connection) throws -> FeedRows {
             let (values, limitIndex) = values(after: after, last: limit + 1)
+            let (timeColumn, noTime) = writeTimes ? (", " + WriteTimeQueries.sampleColumn, ", NULL") : ("", "")
             let sql = """
-                SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components
+                SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components\(timeColumn)
                   FROM samples INDEXED BY samples_feed WHERE patient = ?1 AND seq > ?2\(conditions)
                 UNION ALL
-                SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, NULL, NULL
+                SELECT 1, seq, uuid, type, NULL, start_ms, end_ms, sync_id, sync_version, source, deleted_at_ms, NULL, NULL\(noTime)
                   FROM tombstones INDEXED BY tombstones_feed WHERE patient = ?1 AND seq > ?2\(conditions)
                 ORDER BY 2 LIMIT ?\(limitIndex)
                 """
@@ -75,7 +79,9 @@ extension FeedQuery {
                 }
                 rows.lastSequence = statement.int64(1)
                 if statement.int64(0) == 0 {
-                    rows.samples.append(try decoder.sample(statement, offset: 1))
+                    let sample = try decoder.sample(statement, offset: 1)
+                    rows.samples.append(sample)
+                    if writeTimes, let ms = statement.optionalInt64(13) { rows.writeTimes[sample.uuid] = SyncRules.date(milliseconds: ms) }
                 } else {
                     rows.deleted.append(try decodeTombstoneArm(statement))
                 }

@@ -30,7 +30,7 @@ enum FeedQuery {
         return ChangeSet(samples: rows.samples, deletedObjects: rows.deleted,
                          anchor: Anchor(storeID: storeID, sequence: rows.hasMore ? rows.lastSequence : query.lastPosition(head: head, after: after),
                                         horizon: horizon),
-                         hasMore: rows.hasMore)
+                         hasMore: rows.hasMore, writeTimes: rows.writeTimes)
     }
 
     /// The first `limit / 2` items (up to `middle`) on `db` and the rest on `other` at once; nil when `other`'s
@@ -70,6 +70,8 @@ enum FeedQuery {
 struct FeedRows: Sendable {
     var samples: [Sample] = []
     var deleted: [DeletedObject] = []
+    /// The samples' write times by uuid, when the query asked for them.
+    var writeTimes: [UUID: Date] = [:]
     /// The sequence of the last item.
     var lastSequence: Int64
     /// Whether items follow the last one.
@@ -79,6 +81,7 @@ struct FeedRows: Sendable {
     mutating func append(_ later: FeedRows) {
         samples += later.samples
         deleted += later.deleted
+        writeTimes.merge(later.writeTimes) { $1 }
         if !later.samples.isEmpty || !later.deleted.isEmpty { lastSequence = later.lastSequence }
         hasMore = later.hasMore
     }

@@ -5,7 +5,8 @@ extension SyncWriter {
     /// Posts a weekly report by `WeeklyReportPlanner`'s plan, in this transaction (the store core's `ReportQueries`).
     public func upsertReport(_ input: WeeklyReportInput, patient: String, source: String,
                              now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
-        try SQLiteDialect.reports.upsert(db, input, patient: patient, source: source, now: now) { actions in
+        note(now)
+        return try SQLiteDialect.reports.upsert(db, input, patient: patient, source: source, now: now) { actions in
             try applyReportActions(actions, patient: patient, source: source, now: now)
         }
     }
@@ -17,7 +18,8 @@ extension SyncWriter {
 
     /// Deletes the caller's report and tombstones its live samples (in key order); false when there was none.
     public func deleteReport(patient: String, syncIdentifier: String, source: String, now: Date) throws -> Bool {
-        try SQLiteDialect.reports.delete(db, patient: patient, syncIdentifier: syncIdentifier, source: source) { samples in
+        note(now)
+        return try SQLiteDialect.reports.delete(db, patient: patient, syncIdentifier: syncIdentifier, source: source) { samples in
             for sample in samples { try tombstone(sample, patient: patient, now: now) }
         }
     }

@@ -36,7 +36,15 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         var longest: [SpanKey: Int64] = [:]
         /// What this transaction added to and took from each (patient, type)'s checksum, for `checksums`.
         var checksumDeltas: [SpanKey: TypeChecksum] = [:]
+        /// The latest `now` the writes were given: the time the commit records (`WriteTimes`).
+        var latestNow: Date?
     }
+
+    /// The latest `now` this writer's writes were given.
+    var latestNow: Date? { statements.latestNow }
+
+    /// Notes `now` as a time of this write.
+    func note(_ now: Date) { statements.latestNow = max(statements.latestNow ?? now, now) }
 
     /// A (patient, type) pair of `sample_spans`.
     struct SpanKey: Hashable {
@@ -56,12 +64,14 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
 
     /// HealthKit's upsert for a batch, in order; throws `SyncError.conflict` (the caller's transaction rolls back).
     public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
-        try applyUpsert(samples, patient: patient, source: source, now: now)
+        note(now)
+        return try applyUpsert(samples, patient: patient, source: source, now: now)
     }
 
     /// Deletes the caller's own samples by uuid, then by sync identifier; each deletion leaves a tombstone.
     public func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
-        try applyDelete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
+        note(now)
+        return try applyDelete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
     }
 
     // MARK: Rows

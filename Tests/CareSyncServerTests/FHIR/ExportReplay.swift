@@ -54,13 +54,14 @@ enum ExportReplay {
         }
         var expectedLive: [String: JSONValue] = [:], expectedDeleted: Set<String> = []
         for patient in patients {
-            var query = ChangeQuery(patient: patient, limit: 5000)
+            var query = ChangeQuery(patient: patient, limit: 5000, writeTimes: true)
             while true {
                 let page = try server.app.api.store.changes(query)
                 for sample in page.samples {
                     // As a consumer reads it: written, then parsed.
                     expectedLive[ObservationMapper.id(of: sample.uuid)] = try JSONValue.parse(FHIRWire.observation(
-                        ObservationMapper.observation(of: sample, patient: patient, enteredByTherapist: false)).serialized())
+                        ObservationMapper.observation(of: sample, patient: patient, enteredByTherapist: false,
+                                                      lastUpdated: page.writeTimes[sample.uuid])).serialized())
                 }
                 expectedDeleted.formUnion(page.deletedObjects.map { ObservationMapper.id(of: $0.uuid) })
                 guard page.hasMore else { break }

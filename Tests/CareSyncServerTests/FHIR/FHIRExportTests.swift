@@ -109,23 +109,6 @@ import Testing
             #expect(try await issue("?_typeFilter=x&_outputFormat=application/fhir%2Bndjson") == "202 informational")
         }
     }
-
-    @Test func anInstantSinceExportsEveryLiveObservationAndOnlyTheLaterDeletions() async throws {
-        try await TestServer.with(.inMemory) { server in
-            let t = server.tokens, store = server.app.api.store
-            let early = try store.upsert([FHIRFixtures.input(1), FHIRFixtures.input(2), FHIRFixtures.input(3)],
-                                         patient: "alice", source: "org.example.phone.alice", now: Date())
-            _ = try store.delete(uuids: [early.results[0].uuid], syncIdentifiers: [], patient: "alice",
-                                 source: "org.example.phone.alice", now: Date().addingTimeInterval(-7200))
-            let since = Date().addingTimeInterval(-3600)
-            _ = try store.delete(uuids: [early.results[1].uuid], syncIdentifiers: [], patient: "alice",
-                                 source: "org.example.phone.alice", now: Date())
-            let text = RFC3339.format(since).replacingOccurrences(of: "+", with: "%2B")
-            let export = try await server.export("/fhir/R4/Patient/alice/$export?_since=\(text)", token: t.therapist)
-            #expect(export.observations.compactMap { $0["id"]?.stringValue } == [ObservationMapper.id(of: early.results[2].uuid)])
-            #expect(export.deletedIDs == [ObservationMapper.id(of: early.results[1].uuid)])
-        }
-    }
 }
 
 extension FHIRFixtures {

@@ -36,6 +36,8 @@ struct BrokenStore: SyncStore {
     }
 
     func currentAnchor() throws -> Anchor { try base.currentAnchor() }
+    func position(committedBefore instant: Date) throws -> Int64 { try base.position(committedBefore: instant) }
+    func writeTime(of position: Int64) throws -> Date? { try base.writeTime(of: position) }
     func checkWritable() throws { try base.checkWritable() }
     func checksums(patient: String, at anchor: Anchor?) throws -> ReplicaChecksums { try base.checksums(patient: patient, at: anchor) }
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection {

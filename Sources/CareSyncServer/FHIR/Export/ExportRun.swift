@@ -37,9 +37,10 @@ struct ExportRun: Sendable {
     /// Reads and writes every patient of `job`; answers the manifest's facts.
     func export(_ job: ExportJob) async throws -> ExportResult {
         let store = reader.store
-        // The position first, then the time: every change up to the position committed before `transactionTime`.
+        // The position, then its write time: every change up to it was committed at or before `transactionTime`, every
+        // later one at or after it, so `_since=transactionTime` misses none (an empty log: the time now).
         let head = try await reader.calls.blocking { try store.currentAnchor() }
-        let transactionTime = clock()
+        let transactionTime = try await reader.calls.blocking { try store.writeTime(of: head.sequence) } ?? clock()
         let output = NDJSONFiles(directory: job.directory, prefix: "observation", linesPerFile: settings.linesPerFile)
         let deleted = NDJSONFiles(directory: job.directory, prefix: "deleted", linesPerFile: settings.linesPerFile)
         let access = self.access
@@ -65,19 +66,19 @@ struct ExportRun: Sendable {
         if let types = job.types, types.isEmpty { return 0 }
         let anchor = job.fromStart.contains(patient) ? nil : job.since.anchor
         var query = ChangeQuery(patient: patient, anchor: anchor, types: job.types, limit: settings.pageSize,
-                                through: head.sequence)
+                                through: head.sequence, writeTimes: true)
         var count = 0
         while true {
             guard !job.isCancelled else { throw CancellationError() }
             let page = try await reader.readPage(query, generation: reader.notifier.generation(of: patient))
-            let since = job.since
             count += try await reader.calls.blocking {
                 let lines = page.samples.map { sample in
                     FHIRWire.observation(ObservationMapper.observation(of: sample, patient: patient,
-                                                                       enteredByTherapist: therapists.contains(sample.source))).serialized()
+                                                                       enteredByTherapist: therapists.contains(sample.source),
+                                                                       lastUpdated: page.writeTimes[sample.uuid])).serialized()
                 }
                 try output.append(lines)
-                let gone = page.deletedObjects.filter { since.includesDeletion(at: $0.deletedAt) }
+                let gone = page.deletedObjects
                 if !gone.isEmpty { try deleted.append([ExportWire.deletedBundle(gone).serialized()]) }
                 return lines.count + gone.count
             }

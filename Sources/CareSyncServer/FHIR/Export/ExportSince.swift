@@ -2,15 +2,15 @@ import CareSyncCore
 import Foundation
 
 /// The `_since` of a bulk export: nothing (everything), a CareSync anchor (exactly the changes after it), or an
-/// instant (docs/fhir.md, "Bulk export"). CareSync keeps no write time per sample, so an instant cannot be mapped
-/// to a position: it exports every live Observation and the deletions after it, a superset a consumer may apply.
+/// instant (docs/fhir.md, "Bulk export"): the changes committed at or after it, which the kick-off turns into the
+/// anchor of the highest position committed before it (`resolved`), so both run the same feed.
 enum ExportSince: Hashable, Sendable {
     /// No `_since`: every live Observation and every kept deletion.
     case none
     /// A feed anchor (the previous manifest's `caresyncNextSince`, or any feed anchor of this store); after a `Group`
     /// export also the last care-team membership it saw (`members`), so a patient who joined since comes whole.
     case anchor(Anchor, members: Int64?)
-    /// A FHIR instant: every live Observation, the deletions at or after it.
+    /// A FHIR instant, as parsed: the changes committed at or after it (`resolved` makes it an anchor).
     case instant(Date)
 
     /// Parses `_since`: an RFC 3339 date-time with an offset is an instant; anything else must be a sealed anchor,
@@ -50,9 +50,10 @@ enum ExportSince: Hashable, Sendable {
     /// The `caresyncNextSince` of an export that read through `anchor` (sealed), with a `Group` export's membership mark.
     static func token(_ anchor: String, members: Int64?) -> String { members.map { "\(anchor)~\($0)" } ?? anchor }
 
-    /// Whether a deletion at `deletedAt` belongs in the export (an instant keeps the deletions from it on).
-    func includesDeletion(at deletedAt: Date) -> Bool {
-        if case .instant(let since) = self { return deletedAt >= since }
-        return true
+    /// An instant as the anchor of the highest position committed before it (`SyncStore.position(committedBefore:)`),
+    /// stamped with horizon 0: below a purge horizon it is expired, as an anchor older than a purge is. Else itself.
+    func resolved(in store: any SyncStore) throws -> ExportSince {
+        guard case .instant(let instant) = self else { return self }
+        return .anchor(Anchor(storeID: store.storeID, sequence: try store.position(committedBefore: instant), horizon: 0), members: nil)
     }
 }

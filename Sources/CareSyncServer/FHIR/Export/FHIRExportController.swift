@@ -67,7 +67,9 @@ struct FHIRExportController: Sendable {
     /// exported from the beginning (their history predates the previous export), and the manifest carries the new mark.
     func kickOff(_ request: Request, _ principal: Principal, patients: [String], members: [String: Int64]? = nil,
                  auditPatient: String?) async throws -> Response {
-        let kickoff = try ExportKickoff.parse(request, anchors: anchors)
+        var kickoff = try ExportKickoff.parse(request, anchors: anchors)
+        let parsed = kickoff.since, store = fhir.store
+        kickoff.since = try await fhir.blocking { try parsed.resolved(in: store) }
         if kickoff.since.members != nil, members == nil {
             throw FHIRError.invalid("'_since' carries a Group export's membership mark: pass it to that Group's $export.")
         }
@@ -75,7 +77,6 @@ struct FHIRExportController: Sendable {
         let fromStart = Set((members ?? [:]).filter { joined in kickoff.since.members.map { joined.value > $0 } ?? false }.keys)
         let base = try FHIRBaseURL.of(request, configured: fhir.publicURL)
         if let anchor = kickoff.since.anchor {
-            let store = fhir.store
             _ = try await fhir.blocking { try store.changes(ChangeQuery(patient: patients.first ?? "", anchor: anchor, limit: 1)) }
         }
         let query = request.head.target.split(separator: "?", maxSplits: 1).dropFirst().first.map { "?" + $0 } ?? ""

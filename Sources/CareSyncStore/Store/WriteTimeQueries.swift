@@ -1,0 +1,44 @@
+import CareSyncCore
+import Foundation
+
+/// The commit times of `commit_times` (migration 0026, `WriteTimes`): written once per write that advanced the log,
+/// read to date samples and to turn an instant into a change-log position.
+enum WriteTimeQueries {
+    /// Records the commit of a write that advanced the log to `head`, at its latest `now`, never before the previous commit.
+    static func record(_ db: Connection, head: Int64, latestNow: Date?) throws {
+        let previous = try db.scalarInt64("SELECT committed_at_ms FROM commit_times ORDER BY position DESC LIMIT 1")
+        try db.execute("INSERT INTO commit_times (position, committed_at_ms) VALUES (?, ?)",
+                       [.integer(head), .integer(WriteTimes.stamp(latestNow: latestNow, previous: previous))])
+    }
+
+    /// The highest position committed before `instant` (0: none); a sub-millisecond instant counts from its next millisecond.
+    static func position(_ db: Connection, committedBefore instant: Date) throws -> Int64 {
+        let limit = Int64((instant.timeIntervalSince1970 * 1000).rounded(.up))
+        return try db.scalarInt64("""
+            SELECT position FROM commit_times WHERE committed_at_ms < ? ORDER BY committed_at_ms DESC, position DESC LIMIT 1
+            """, [.integer(limit)]) ?? 0
+    }
+
+    /// The time of the first commit at or after `position`; nil for 0 or past the last commit.
+    static func writeTime(_ db: Connection, of position: Int64) throws -> Date? {
+        guard position > 0 else { return nil }
+        return try db.scalarInt64("SELECT committed_at_ms FROM commit_times WHERE position >= ? ORDER BY position LIMIT 1",
+                                  [.integer(position)]).map(SyncRules.date(milliseconds:))
+    }
+
+    /// The feed's column of a sample's write time (`samples.seq` in scope).
+    static let sampleColumn = "(SELECT committed_at_ms FROM commit_times WHERE position >= samples.seq ORDER BY position LIMIT 1)"
+
+    /// Forgets the commits below the last one at or below `horizon` that no live sample was written in (a purge took their
+    /// changes); the last one stays, so an instant after it still maps to the horizon.
+    static func prune(_ db: Connection, through horizon: Int64) throws {
+        try db.execute("""
+            DELETE FROM commit_times WHERE position IN (
+                SELECT position FROM (
+                    SELECT position, coalesce(lag(position) OVER (ORDER BY position), 0) AS previous
+                      FROM commit_times WHERE position <= ?1) AS c
+                 WHERE c.position < (SELECT max(position) FROM commit_times WHERE position <= ?1)
+                   AND NOT EXISTS (SELECT 1 FROM samples WHERE seq > c.previous AND seq <= c.position))
+            """, [.integer(horizon)])
+    }
+}
