@@ -41,11 +41,11 @@ public final class BufferedLogWriter: @unchecked Sendable {
         while pending.count >= maxPendingBytes { condition.wait() }
         pending.append(contentsOf: line.utf8)
         pending.append(UInt8(ascii: "\n"))
-        let wake = pending.count >= batchBytes
-        if !started { started = true; startThread() }
+        let wake = pending.count >= batchBytes, now = urgent || closed
+        if !started, !closed { started = true; startThread() }
         if wake { condition.signal() }
         condition.unlock()
-        if urgent || closed { flush() }
+        if now { flush() }
     }
 
     /// Writes every queued line now (shutdown, exit, an urgent line, the writer thread's turn).

@@ -10,25 +10,25 @@ extension LogLineFormatter {
         out.reserveCapacity(256)
         let json = format == .json
         if json {
-            out.append(contentsOf: #"{"time":"#.utf8)
+            Self.append(#"{"time":"#, to: &out)
             JSONString.write(time, into: &out)
-            out.append(contentsOf: #","level":"#.utf8)
+            Self.append(#","level":"#, to: &out)
             JSONString.write(level.rawValue, into: &out)
-            out.append(contentsOf: #","logger":"#.utf8)
+            Self.append(#","logger":"#, to: &out)
             JSONString.write(label, into: &out)
-            out.append(contentsOf: #","message":"http.request""#.utf8)
+            Self.append(#","message":"http.request""#, to: &out)
         } else {
-            out.append(contentsOf: time.utf8)
+            Self.append(time, to: &out)
             out.append(UInt8(ascii: " "))
-            out.append(contentsOf: Self.upperCased(level).utf8)
+            Self.append(Self.upperCased(level), to: &out)
             out.append(UInt8(ascii: " "))
-            out.append(contentsOf: label.utf8)
-            out.append(contentsOf: ": http.request".utf8)
+            Self.append(label, to: &out)
+            Self.append(": http.request", to: &out)
         }
         func number(_ key: String, _ value: Int64) {
-            out.append(contentsOf: (json ? ",\"" : " ").utf8)
-            out.append(contentsOf: key.utf8)
-            out.append(contentsOf: (json ? "\":\"" : "=").utf8)
+            Self.append(json ? ",\"" : " ", to: &out)
+            Self.append(key, to: &out)
+            Self.append(json ? "\":\"" : "=", to: &out)
             Self.appendDecimal(value, to: &out)
             if json { out.append(UInt8(ascii: "\"")) }
         }
@@ -40,9 +40,9 @@ extension LogLineFormatter {
                 JSONString.write(value, into: &out)
             } else {
                 out.append(UInt8(ascii: " "))
-                out.append(contentsOf: key.utf8)
+                Self.append(key, to: &out)
                 out.append(UInt8(ascii: "="))
-                out.append(contentsOf: Self.text(.string(value)).utf8)
+                Self.appendText(value, to: &out)
             }
         }
         // The order of `metadata.keys.sorted()` in the generic line.
@@ -56,6 +56,26 @@ extension LogLineFormatter {
         if let token = record.tokenID { string("token.id", token) }
         if json { out.append(UInt8(ascii: "}")) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 bytes of `text` in one copy.
+    static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` as ``text(_:)`` writes it: as it is when every byte is printable ASCII other than `"` and `=`
+    /// (ids, methods, route templates; checked byte by byte, not character by character), else through ``text(_:)``.
+    static func appendText(_ value: String, to out: inout [UInt8]) {
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") }) else {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { append(text(.string(value)), to: &out) }
     }
 
     /// The level as the text format writes it (`INFO`), without uppercasing a string per line.
