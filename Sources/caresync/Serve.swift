@@ -20,7 +20,10 @@ struct Serve: AsyncParsableCommand {
         if let port { flags[.port] = String(port) }
         let configuration = try reportingErrors { try global.load(extraFlags: flags) }
         let metrics = ServerMetrics()
-        Observability.bootstrap(configuration: configuration, metrics: metrics)
+        // Log lines leave through a buffer (off the request path, at least every 250 ms, errors at once), written out
+        // at shutdown and at exit; a SIGKILL loses at most the lines of the last 250 ms, never data.
+        Observability.bootstrap(configuration: configuration, metrics: metrics, sink: .bufferedStandardError)
+        defer { LogSink.flushStandardError() }
         let logger = Logger(label: "caresync")
         // The executable picks the backend the configuration names; the API only sees its stores.
         let app = try reportingErrors {

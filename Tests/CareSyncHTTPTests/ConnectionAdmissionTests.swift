@@ -9,6 +9,15 @@ import HTTPTypes
             maxConnections: cap, maxConnectionsPerAddress: perAddress, reservedProbeConnections: reserved))
     }
 
+    @Test func theInFlightLimitIsTheConnectionLimitUnlessSet() {
+        var configuration = HTTPServer.Configuration(maxConnections: 20_000)
+        #expect(configuration.requestsInFlightLimit == 20_000)
+        configuration.maxConnections = 50_000
+        #expect(configuration.requestsInFlightLimit == 50_000)
+        configuration.maxConcurrentRequests = 60_000
+        #expect(configuration.requestsInFlightLimit == 60_000)
+    }
+
     @Test func anAddressPastItsShareIsRefusedWith429UntilOneOfItsConnectionsCloses() {
         let admission = Self.admission()
         for n in 0..<3 { #expect(admission.decide(host: "10.0.0.1", count: n) == .admit) }

@@ -26,6 +26,9 @@ public struct RequestContext: Sendable {
         self.values = ContextValues()
     }
 
+    /// The logger without the `request.id` metadata (for a line that writes the id itself, such as the access log).
+    public var untaggedLogger: Logger { baseLogger }
+
     /// A logger with `request.id` metadata set.
     public var logger: Logger {
         get {

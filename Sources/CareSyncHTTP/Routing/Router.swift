@@ -16,9 +16,13 @@ public struct Router: HTTPResponder {
         let method: HTTPRequest.Method
         let segments: [Segment]
         let handler: Handler
+        /// Per segment, whether it is a literal: how specific a match is (`beats`).
+        let score: [Bool]
     }
 
-    private var routes: [Route] = []
+    /// The routes by their number of segments, each list in the order the routes were added: a request is
+    /// matched against the routes of its own length only (no copy of every route per request).
+    private var routesByLength: [[Route]] = []
 
     /// Creates an empty router.
     public init() {}
@@ -31,7 +35,9 @@ public struct Router: HTTPResponder {
             }
             return .literal(part)
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        let score = segments.map { if case .literal = $0 { true } else { false } }
+        while routesByLength.count <= segments.count { routesByLength.append([]) }
+        routesByLength[segments.count].append(Route(method: method, segments: segments, handler: handler, score: score))
     }
 
     /// Adds a GET route.
@@ -50,8 +56,10 @@ public struct Router: HTTPResponder {
         let parts = Self.split(request.head.path)
         var best: (route: Route, score: [Bool])?
         var allowed: [HTTPRequest.Method] = []
-        for route in routes {
-            guard let score = Self.match(route.segments, parts) else { continue }
+        let candidates = parts.count < routesByLength.count ? routesByLength[parts.count] : []
+        for route in candidates {
+            guard Self.matches(route.segments, parts) else { continue }
+            let score = route.score
             if !allowed.contains(route.method) { allowed.append(route.method) }
             let methodFits = route.method == request.head.method
                 || (request.head.method == .head && route.method == .get)
@@ -81,22 +89,16 @@ public struct Router: HTTPResponder {
         return try await chosen.handler(request, routed)
     }
 
-    /// Literal-segment flags when `segments` matches `parts`, nil otherwise.
-    private static func match(_ segments: [Segment], _ parts: [Substring]) -> [Bool]? {
-        guard segments.count == parts.count else { return nil }
-        var score: [Bool] = []
-        score.reserveCapacity(parts.count)
+    /// Whether `segments` matches `parts`: equal literals, non-empty parameters.
+    private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+        guard segments.count == parts.count else { return false }
         for (segment, part) in zip(segments, parts) {
             switch segment {
-            case .literal(let text):
-                guard text == part else { return nil }
-                score.append(true)
-            case .parameter:
-                guard !part.isEmpty else { return nil }
-                score.append(false)
+            case .literal(let text): guard text == part else { return false }
+            case .parameter: guard !part.isEmpty else { return false }
             }
         }
-        return score
+        return true
     }
 
     /// Whether `a` is more specific than `b` (a literal earlier wins).

@@ -139,7 +139,7 @@ extension Connection {
         deadline = 0
         let core = self.core
         let close = closeAfterResponse || core.draining.load(ordering: .relaxed)
-        if core.inFlight.wrappingAdd(1, ordering: .relaxed).newValue > core.configuration.maxConcurrentRequests {
+        if core.inFlight.wrappingAdd(1, ordering: .relaxed).newValue > core.configuration.requestsInFlightLimit {
             core.inFlight.subtract(1, ordering: .relaxed)
             send(ResponsePreparer.prepare(
                 HTTPError.unavailable("Too many requests in flight.").response(), for: current.head, core: core, close: close))

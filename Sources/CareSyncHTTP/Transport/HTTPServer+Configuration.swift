@@ -40,7 +40,10 @@ extension HTTPServer {
         public var gzipLevel: Int32
         /// Number of serial Dispatch queues that own the connections (0: one per core).
         public var eventLoopCount: Int
-        /// Requests handled at once across all connections; more wait (not counted against deadlines).
+        /// Requests handled at once across all connections; one more is answered 503. 0 (the default): as many as
+        /// `maxConnections`, so requests that park (long polls) can never take the slots of other requests —
+        /// a connection holds at most one request in flight. A value below `maxConnections` lets parked
+        /// requests starve the rest; callers that expose it (CareSync's `maxRequestsInFlight`) refuse that.
         public var maxConcurrentRequests: Int
         /// Runs handlers on the connection's event-loop queue instead of Swift's global pool: no thread
         /// hop per request (faster for quick handlers), but a handler that blocks its thread stalls the
@@ -69,7 +72,7 @@ extension HTTPServer {
             gzipThreshold: Int = 1024,
             gzipLevel: Int32 = 5,
             eventLoopCount: Int = 0,
-            maxConcurrentRequests: Int = 10_000,
+            maxConcurrentRequests: Int = 0,
             maxPipelineBuffer: Int = 64 * 1024,
             handlersOnEventLoops: Bool = false
         ) {
@@ -95,6 +98,9 @@ extension HTTPServer {
             self.maxPipelineBuffer = maxPipelineBuffer
             self.handlersOnEventLoops = handlersOnEventLoops
         }
+
+        /// The in-flight limit in force: `maxConcurrentRequests`, or `maxConnections` when that is 0.
+        var requestsInFlightLimit: Int { maxConcurrentRequests > 0 ? maxConcurrentRequests : maxConnections }
 
         /// Whether `head` asks for a probe path with GET or HEAD (what a connection in the probe reserve may do).
         func isProbe(_ head: RequestHead) -> Bool {

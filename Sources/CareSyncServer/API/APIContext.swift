@@ -8,18 +8,26 @@ public struct APIContext: Sendable {
     public var principal: Principal?
     /// The decoded path parameters of the matched route.
     public var parameters: PathParameters
+    /// Where ``logger`` comes from: the HTTP layer's context, which adds `request.id` only when a handler logs.
+    private var logging: RequestContext
+
     /// A logger carrying `request.id`.
-    public var logger: Logger
+    public var logger: Logger {
+        get { logging.logger }
+        set { logging.logger = newValue }
+    }
 
     /// A context from its parts (the router builds it from the HTTP layer's `RequestContext`).
     public init(principal: Principal? = nil, parameters: PathParameters = PathParameters(),
                 logger: Logger = Logger(label: "caresync.api")) {
-        self.principal = principal; self.parameters = parameters; self.logger = logger
+        self.principal = principal; self.parameters = parameters; self.logging = RequestContext(logger: logger)
     }
 
     /// The API's view of the HTTP layer's context.
     init(_ context: RequestContext) {
-        self.init(principal: context.values[PrincipalKey.self], parameters: context.parameters, logger: context.logger)
+        principal = context.values[PrincipalKey.self]
+        parameters = context.parameters
+        logging = context
     }
 
     /// A path parameter that meets its id rule (`PathID`); a missing one, or one breaking the rule, is a 404.

@@ -23,7 +23,18 @@ extension Configuration {
         for key in flags.keys.sorted() {
             try key.apply(.text(flags[key]!), to: &configuration, source: .flag(name: key.flagName))
         }
+        try configuration.checkConsistency()
         return configuration
+    }
+
+    /// Refuses settings that pass one by one but not together: an in-flight limit below the connection limit
+    /// would let parked long polls (one per connection) take every request slot, so writes and `/metrics` got 503.
+    func checkConsistency() throws(ConfigurationError) {
+        if maxRequestsInFlight != 0, maxRequestsInFlight < maxConnections {
+            throw .conflict(key: ConfigurationKey.maxRequestsInFlight.rawValue, reason:
+                "(\(maxRequestsInFlight)) is below maxConnections (\(maxConnections)): parked long polls could take every "
+                + "request slot; set it to at least \(maxConnections), or 0 to follow maxConnections")
+        }
     }
 
     /// Like ``load(configFile:environment:flags:)`` with flags keyed by name

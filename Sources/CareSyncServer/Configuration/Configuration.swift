@@ -31,6 +31,10 @@ public struct Configuration: Sendable, Equatable {
     public var maxConnectionsPerAddress: Int = 256
     /// Of `maxConnections`, the last ones kept for health probes (`/healthz`, `/readyz`, `/metrics`).
     public var reservedProbeConnections: Int = 8
+    /// Requests handled at once (503 past it); 0: as many as `maxConnections`. Never below `maxConnections`
+    /// (``Configuration/load(configFile:environment:flags:)`` refuses it): a connection holds one request at a time,
+    /// so parked long polls can then never take the slot of a write or of `/metrics`.
+    public var maxRequestsInFlight: Int = 0
     /// Responses of at least this many bytes are gzipped for clients that accept gzip.
     public var gzipThresholdBytes: Int = 1024
     /// zlib's compression level for gzipped answers: 1 (fastest) to 9 (smallest).
@@ -188,6 +192,9 @@ public struct Configuration: Sendable, Equatable {
 }
 
 extension Configuration {
+    /// The in-flight limit in force: ``maxRequestsInFlight``, or ``maxConnections`` when that is 0.
+    public var effectiveMaxRequestsInFlight: Int { maxRequestsInFlight > 0 ? maxRequestsInFlight : maxConnections }
+
     /// The worker count to use: ``workerCount``, or the number of active CPU cores when it is 0.
     public var effectiveWorkerCount: Int {
         workerCount > 0 ? workerCount : max(1, ProcessInfo.processInfo.activeProcessorCount)

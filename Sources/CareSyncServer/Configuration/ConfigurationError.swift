@@ -6,6 +6,8 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
     case unknownKey(key: String, source: ConfigurationSource)
     /// A value the key does not accept; `expected` says what it does accept.
     case invalidValue(key: String, value: String, source: ConfigurationSource, expected: String)
+    /// Two settings that each pass alone but not together; `reason` says why and what to set.
+    case conflict(key: String, reason: String)
     /// The configuration file cannot be read.
     case unreadableFile(path: String, reason: String)
     /// The configuration file is not a JSON object.
@@ -14,7 +16,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
     /// The key the error is about, if any.
     public var key: String? {
         switch self {
-        case .unknownKey(let key, _), .invalidValue(let key, _, _, _): key
+        case .unknownKey(let key, _), .invalidValue(let key, _, _, _), .conflict(let key, _): key
         case .unreadableFile, .malformedFile: nil
         }
     }
@@ -27,6 +29,8 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
             "configuration: unknown key \"\(key)\" (\(source))"
         case .invalidValue(let key, let value, let source, let expected):
             "configuration: invalid value \(Self.quoted(value)) for \(key) (\(source)): expected \(expected)"
+        case .conflict(let key, let reason):
+            "configuration: \(key) \(reason)"
         case .unreadableFile(let path, let reason):
             "configuration: cannot read config file \(path): \(reason)"
         case .malformedFile(let path, let reason):

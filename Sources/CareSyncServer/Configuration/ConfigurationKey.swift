@@ -23,6 +23,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case maxConnections
     case maxConnectionsPerAddress
     case reservedProbeConnections
+    case maxRequestsInFlight
     case gzipThresholdBytes
     case gzipLevel
     case retentionTombstoneDays = "retention.tombstoneDays"
@@ -134,6 +135,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .maxConnections: "Connections held open at once, long polls included."
         case .maxConnectionsPerAddress: "Connections held open at once from one client address (429 past it); 0 disables. Behind a proxy every client shares its address."
         case .reservedProbeConnections: "Of maxConnections, the last ones kept for /healthz, /readyz and /metrics (one request each); others get 503 there."
+        case .maxRequestsInFlight: "Requests handled at once (503 past it); 0 means maxConnections, and any other value must be at least maxConnections, so parked long polls never take the slot of a write or /metrics."
         case .gzipThresholdBytes: "Smallest response body in bytes that is gzipped for clients that accept it."
         case .gzipLevel: "Effort of gzipped answers: 1 (fastest, the default) to 9; ISA-L's level 1 for 1, its level 2 above."
         case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."

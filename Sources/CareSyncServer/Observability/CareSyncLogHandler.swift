@@ -49,6 +49,17 @@ public struct CareSyncLogHandler: LogHandler {
         let line = formatter.line(
             time: LogTimestamp.now(), level: event.level, label: label,
             message: event.message.description, metadata: LogPrivacy.filter(merged))
-        sink.write(line)
+        sink.write(line, level: event.level)
+    }
+
+    /// Whether ``logRequest(_:level:)`` writes the line this handler would write for ``RequestLogRecord/metadata``:
+    /// when the logger adds no metadata of its own (the server's request logger).
+    public var writesRequestLinesDirectly: Bool { metadata.isEmpty && metadataProvider == nil }
+
+    /// Writes the `http.request` line of `record` at `level` straight from its fields, the same bytes
+    /// ``log(event:)`` writes for its metadata (only where ``writesRequestLinesDirectly``).
+    public func logRequest(_ record: RequestLogRecord, level: Logger.Level) {
+        guard level >= logLevel else { return }
+        sink.write(formatter.requestLine(time: LogTimestamp.now(), level: level, label: label, record: record), level: level)
     }
 }

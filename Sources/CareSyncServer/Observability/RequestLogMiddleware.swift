@@ -24,18 +24,19 @@ public struct RequestLogMiddleware: HTTPMiddleware {
             response = ErrorRenderer.response(for: error, requestID: request.head.id, logger: context.logger)
         }
         let (seconds, attoseconds) = (ContinuousClock.now - started).components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        var metadata: Logger.Metadata = [
-            "request.id": .string(request.head.id),
-            "http.method": .string(request.head.method.rawValue),
-            "route": .string(RouteTemplate.of(request.head.path)),
-            "http.status": .stringConvertible(response.status.code),
-            "http.duration_us": .stringConvertible(microseconds),
-            "http.request_bytes": .stringConvertible(request.body.count),
-        ]
-        if let bytes = response.body.bytes { metadata["http.response_bytes"] = .stringConvertible(bytes.count) }
-        if let principal = context.values[PrincipalKey.self] { metadata["token.id"] = .string(principal.tokenID) }
-        context.logger.log(level: level, "http.request", metadata: metadata)
+        let logger = context.untaggedLogger
+        guard logger.logLevel <= level else { return response }
+        let record = RequestLogRecord(
+            requestID: request.head.id, method: request.head.method.rawValue, route: RouteTemplate.of(request.head.path),
+            status: response.status.code, durationMicroseconds: seconds * 1_000_000 + attoseconds / 1_000_000_000_000,
+            requestBytes: request.body.count, responseBytes: response.body.bytes?.count,
+            tokenID: context.values[PrincipalKey.self]?.tokenID)
+        // The server's handler writes the line from the record; any other handler gets the same fields as metadata.
+        if let handler = logger.handler as? CareSyncLogHandler, handler.writesRequestLinesDirectly {
+            handler.logRequest(record, level: level)
+        } else {
+            context.logger.log(level: level, "\(RequestLogRecord.message)", metadata: record.metadata)
+        }
         return response
     }
 }

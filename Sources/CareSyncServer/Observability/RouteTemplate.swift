@@ -9,6 +9,11 @@ public enum RouteTemplate {
 
     /// The route template of `path` (without its query).
     public static func of(_ path: String) -> String {
+        // The probes' paths, asked most often, as they are: no splitting.
+        switch path {
+        case "/healthz", "/readyz", "/metrics", "/openapi.json": return path
+        default: break
+        }
         let trimmed = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let segments = Array(parts.last == "" && parts.count > 1 ? parts.dropLast() : parts)

@@ -25,19 +25,20 @@ extension CareSyncAPI {
         var router = Router()
         let metrics = self.metrics
         for route in routes {
-            let handler = route.handler, pattern = route.pattern, method = route.method.rawValue
+            let handler = route.handler
+            let recorder = metrics.requests(route: route.pattern, method: route.method.rawValue)
             router.on(route.method, route.pattern) { request, context in
                 let started = ContinuousClock.now
                 do {
                     var response = try await handler(request, APIContext(context))
                     // API answers are per caller and change with every write: no cache may keep them.
                     if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
-                    metrics.recordRequest(route: pattern, method: method, status: response.status.code, duration: ContinuousClock.now - started)
+                    recorder.record(status: response.status.code, duration: ContinuousClock.now - started)
                     return response
                 } catch {
                     let error = self.answer(error)
                     let status = (error as? HTTPError)?.status.code ?? 500
-                    metrics.recordRequest(route: pattern, method: method, status: status, duration: ContinuousClock.now - started)
+                    recorder.record(status: status, duration: ContinuousClock.now - started)
                     throw error
                 }
             }

@@ -168,6 +168,6 @@ extension Configuration {
             maxRequestLineLength: limits.requestLineBytes, maxHeaderSize: limits.headerBytes, maxHeaderCount: limits.headerCount,
             headerReadTimeout: timeouts.headerRead, bodyReadTimeout: timeouts.bodyRead, idleTimeout: timeouts.idle,
             writeTimeout: timeouts.write, gzipThreshold: gzipThresholdBytes, gzipLevel: Int32(gzipLevel),
-            eventLoopCount: workerCount)
+            eventLoopCount: workerCount, maxConcurrentRequests: effectiveMaxRequestsInFlight)
     }
 }

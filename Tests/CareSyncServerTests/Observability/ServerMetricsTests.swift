@@ -34,6 +34,22 @@ import Testing
         #expect(text.contains("# TYPE caresync_http_request_duration_seconds histogram"))
     }
 
+    @Test func aRouteRecorderCountsAsTheRegistryLookupDoesAndListsOnlyAskedRoutes() {
+        let metrics = ServerMetrics()
+        let samples = metrics.requests(route: "/v1/patients/{patientId}/samples", method: "POST")
+        _ = metrics.requests(route: "/v1/never", method: "GET")
+        samples.record(status: 200, duration: .milliseconds(7))
+        samples.record(status: 200, duration: .milliseconds(300))
+        samples.record(status: 400, duration: .milliseconds(1))
+        metrics.recordRequest(route: "/v1/patients/{patientId}/samples", method: "POST", status: 200, duration: .milliseconds(2))
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(text.contains(#"caresync_http_requests_total{route="/v1/patients/{patientId}/samples",method="POST",status="200"} 3"#), "\(text)")
+        #expect(text.contains(#"caresync_http_requests_total{route="/v1/patients/{patientId}/samples",method="POST",status="400"} 1"#))
+        #expect(text.contains(#"caresync_http_request_duration_seconds_count{route="/v1/patients/{patientId}/samples",method="POST"} 4"#))
+        #expect(text.contains(#"caresync_http_request_duration_seconds_bucket{route="/v1/patients/{patientId}/samples",method="POST",le="0.01"} 3"#))
+        #expect(!text.contains("/v1/never"))
+    }
+
     @Test func separateInstancesDoNotShareCounts() {
         let first = ServerMetrics(), second = ServerMetrics()
         first.feedPageServed()

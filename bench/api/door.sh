@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The server's door: wrk against `caresync serve` itself (release build, default configuration: log.level info,
+# one `http.request` line per request, written to a file) and against nginx writing an access log to a file, in
+# the same run, alternating. Prints requests/s and server CPU per request (user+system ticks of the server's
+# processes in /proc/PID/stat, divided by the requests wrk counted) for each, and the ratios to nginx.
+#   bench/api/door.sh [seconds]         (default 20; needs wrk and nginx: apt-get install wrk nginx-light)
+#   ROUNDS=3 PATH_UNDER_TEST=/healthz CONNECTIONS=64
+#   BENCH_BINS="main=/tmp/caresync-main door=.build/release/caresync" compares builds in the same run
+# Loopback only. Figures go to stdout and bench/out/door/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds="${1:-20}"
+rounds="${ROUNDS:-2}"
+connections="${CONNECTIONS:-64}"
+target="${PATH_UNDER_TEST:-/healthz}"
+out=bench/out/door
+rm -rf "$out"; mkdir -p "$out/nginx"
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+for tool in wrk nginx; do
+  command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light; break; }
+done
+if [ -z "${BENCH_BINS:-}" ]; then
+  swift build -c release --product caresync >/dev/null
+  BENCH_BINS="caresync=$(swift build -c release --show-bin-path)/caresync"
+fi
+
+nginx_port=18491
+cat > "$out/nginx/nginx.conf" <<CONF
+worker_processes auto;
+daemon off;
+pid $PWD/$out/nginx/nginx.pid;
+error_log $PWD/$out/nginx/error.log;
+events { worker_connections 20000; }
+http {
+  access_log $PWD/$out/nginx/access.log;
+  keepalive_requests 10000000;
+  keepalive_timeout 75s;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    location $target { default_type application/json; return 200 '{"status":"ok"}'; }
+  }
+}
+CONF
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+nginx -c "$PWD/$out/nginx/nginx.conf" -p "$PWD/$out/nginx" &
+nginx_pid=$!
+pids+=("$nginx_pid")
+
+# One `caresync serve` per build, each on a fresh database, with the default configuration.
+names=(); declare -A server_pid server_port
+for entry in $BENCH_BINS; do
+  name="${entry%%=*}"; bin="${entry#*=}"
+  mkdir -p "$out/$name"
+  CARESYNC_DATABASE="$PWD/$out/$name/caresync.sqlite" "$bin" serve --port 0 >"$out/$name/stdout" 2>"$out/$name/log" &
+  server_pid[$name]=$!
+  pids+=("${server_pid[$name]}")
+  for _ in $(seq 1 100); do grep -q listening "$out/$name/stdout" && break; sleep 0.1; done
+  server_port[$name]="$(sed -n 's/^listening on http:\/\/127.0.0.1://p' "$out/$name/stdout")"
+  [ -n "${server_port[$name]}" ] || { echo "$name: caresync serve did not start"; cat "$out/$name/log"; exit 1; }
+  names+=("$name")
+done
+sleep 1
+curl -fsS "http://127.0.0.1:$nginx_port$target" >/dev/null
+
+cpu_ticks() { # pids...: user+system clock ticks of the processes
+  local total=0
+  for p in "$@"; do total=$(( total + $(awk '{print $14 + $15}' "/proc/$p/stat") )); done
+  echo "$total"
+}
+declare -A served
+run_wrk() { # name port round pids...
+  local name=$1 port=$2 round=$3; shift 3
+  wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port$target" > "$out/warmup-$name-$round.txt"  # warm-up
+  local before; before=$(cpu_ticks "$@")
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$port$target" > "$out/wrk-$name-$round.txt"
+  local after; after=$(cpu_ticks "$@")
+  local count; count=$(awk '/requests in/ {print $1}' "$out/wrk-$name-$round.txt")
+  served[$name]=$(( ${served[$name]:-0} + count + $(awk '/requests in/ {print $1}' "$out/warmup-$name-$round.txt") ))
+  python3 -c "import sys; print('%.2f' % (int(sys.argv[1]) * 1e6 / $(getconf CLK_TCK) / int(sys.argv[2])))" \
+    "$(( after - before ))" "$count" > "$out/cpu-$name-$round.txt"
+  awk '/Requests\/sec/ {print $2}' "$out/wrk-$name-$round.txt" > "$out/rps-$name-$round.txt"
+  echo "round $round $name: $(cat "$out/rps-$name-$round.txt") req/s, $(cat "$out/cpu-$name-$round.txt") us CPU/request"
+}
+
+echo "== wrk -t2 -c$connections -d${seconds}s GET $target, $rounds rounds, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for round in $(seq 1 "$rounds"); do
+  run_wrk nginx "$nginx_port" "$round" $(pgrep -P "$nginx_pid" | tr '\n' ' ')
+  for name in "${names[@]}"; do run_wrk "$name" "${server_port[$name]}" "$round" "${server_pid[$name]}"; done
+done
+echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Stop the servers (SIGTERM: caresync writes out its buffered log lines), then count the lines each wrote.
+for name in "${names[@]}"; do kill -TERM "${server_pid[$name]}"; wait "${server_pid[$name]}" || true; done
+echo "== summary (targets: CPU per request <= 1.5x nginx's, requests/s >= 60% of nginx's)"
+for round in $(seq 1 "$rounds"); do
+  for name in "${names[@]}"; do
+    python3 - "$round" "$name" "$(cat "$out/rps-$name-$round.txt")" "$(cat "$out/cpu-$name-$round.txt")" \
+      "$(cat "$out/rps-nginx-$round.txt")" "$(cat "$out/cpu-nginx-$round.txt")" <<'PY'
+import sys
+r, name, rps, cpu, nrps, ncpu = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+print("round %s %-8s %8.0f req/s (%3.0f%% of nginx's %.0f)  %6.2f us CPU/request (%.2fx nginx's %.2f)"
+      % (r, name, rps, 100 * rps / nrps, nrps, cpu, cpu / ncpu, ncpu))
+PY
+  done
+done
+for name in "${names[@]}"; do
+  echo "$name: $(grep -c 'http.request' "$out/$name/log") http.request lines in its log for ${served[$name]} requests wrk counted (plus those in flight when wrk stopped)"
+done
+echo "nginx: $(wc -l < "$out/nginx/access.log") access log lines"
