@@ -852,6 +852,7 @@ def main():
         assert "Signed out" in q("#status").text
         metrics(390, 844, 2, True)
         shoot("phone-sign-in")
+        time.sleep(1)  # the server's log is buffered: lines reach the file within 250 ms
         log = open(os.environ["SERVER_LOG"], encoding="utf-8", errors="replace").read()
         secret = THERAPIST.split("_", 2)[2]
         assert "/v1/patients" in log, "the server logs requests at info level"

@@ -2,7 +2,7 @@ import Foundation
 
 /// Collects finished log lines in memory and writes them to a file descriptor from a thread of its own, so a
 /// request never waits for `write(2)`: at most every `interval` (and sooner once `batchBytes` are waiting), at
-/// once for a line marked urgent (error and above), and on ``flush()`` (shutdown, `exit`). Nothing is dropped:
+/// once for a line marked urgent (warning and above), and on ``flush()`` (shutdown, `exit`). Nothing is dropped:
 /// when `maxPendingBytes` are waiting (the reader of the descriptor stalls), writers wait for the flush.
 /// A process killed without warning (SIGKILL, a crash) loses only the lines of its last `interval`.
 public final class BufferedLogWriter: @unchecked Sendable {

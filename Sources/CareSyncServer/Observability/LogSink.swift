@@ -27,11 +27,11 @@ public struct LogSink: Sendable {
     }
 
     /// Standard error through ``BufferedLogWriter``: lines leave off the request path, at least every 250 ms,
-    /// error and critical lines at once, everything on ``flushStandardError()`` and at `exit` (`caresync serve`).
+    /// warnings and worse at once, everything on ``flushStandardError()`` and at `exit` (`caresync serve`).
     public static let bufferedStandardError: LogSink = {
         let writer = standardErrorBuffer
         atexit { LogSink.standardErrorBuffer.flush() }
-        return LogSink(levelled: { line, level in writer.write(line, urgent: level >= .error) })
+        return LogSink(levelled: { line, level in writer.write(line, urgent: level >= .warning) })
     }()
 
     /// The buffer behind ``bufferedStandardError``.
