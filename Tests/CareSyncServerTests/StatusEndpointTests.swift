@@ -46,10 +46,12 @@ import Testing
                 let reply = try await server.send("GET", "/v1/patients/alice/status", token: server.tokens.therapist)
                 return reply.json["sources"]?.arrayValue?.first { $0["source"] == "org.example.phone.alice" }
             }
-            #expect(try await phone()?["silent"] == .bool(true))
+            let before = try await phone()
+            #expect(before?["silent"] == .bool(true) && before?["active"] == .bool(true))
             let id = try #require(try server.app.api.access.tokens().first { $0.source == "org.example.phone.alice" }?.id)
             try server.app.api.admin.revokeToken(id: id, now: Date())
-            #expect(try await phone()?["silent"] == .bool(false))
+            let after = try await phone()
+            #expect(after?["silent"] == .bool(false) && after?["active"] == .bool(false))
         }
     }
 

@@ -429,8 +429,13 @@ def main():
             names = {li.get_attribute("data-source"): li.find_element(By.CSS_SELECTOR, ".source-name").text
                      for li in row.find_elements(By.CSS_SELECTOR, "ul.sources li")}
             assert names == {s["source"]: s["displayName"] or s["source"] for s in status["sources"]}, names
+            active = {li.get_attribute("data-source"): li.get_attribute("data-active")
+                      for li in row.find_elements(By.CSS_SELECTOR, "ul.sources li")}
+            assert active == {s["source"]: str(s["active"]).lower() for s in status["sources"]}, active
             if status["patient"] == "alice":
-                assert names[TABLET_SOURCE] == "Clinic tablet", names
+                assert names[TABLET_SOURCE] == "Clinic tablet" and active[TABLET_SOURCE] == "false", (names, active)
+                tablet = row.find_element(By.CSS_SELECTOR, f'ul.sources li[data-source="{TABLET_SOURCE}"]')
+                assert "revoked or expired" in tablet.text, tablet.text
         assert "No device enrolled" in q('#triage-body tr[data-patient="carol"] td.devices').text
         episode = next(e for e in api("GET", "/v1/patients/alice/monitoring", THERAPIST)["episodes"] if e["open"])
         period = next(p for p in episode["periods"] if p["state"] == "inProgress")

@@ -50,6 +50,8 @@ public struct SourceStatus: Hashable, Sendable {
     public var silent: Bool
     /// What people call the device (`Apple Watch`), given when it enrolled with a code; nil for a token made otherwise.
     public var displayName: String?
+    /// Whether at least one of the source's tokens still works (not revoked, not expired); only then can it be silent.
+    public var active = true
     /// A source status.
     public init(source: String, lastReceived: Date?, newestSampleStart: Date?, silent: Bool) {
         self.source = source; self.lastReceived = lastReceived; self.newestSampleStart = newestSampleStart; self.silent = silent

@@ -33,7 +33,9 @@ public struct PatientStatusReader: Sendable {
             // A source none of whose tokens still works (revoked, expired) is not expected to sync: never silent.
             let expected = bySource[source, default: []].contains { $0.isUsable(at: now) }
             let silent = expected && (received.map { now.timeIntervalSince($0) > settings.silentAfter } ?? true)
-            sources.append(SourceStatus(source: source, lastReceived: received, newestSampleStart: own.max(), silent: silent))
+            var status = SourceStatus(source: source, lastReceived: received, newestSampleStart: own.max(), silent: silent)
+            status.active = expected
+            sources.append(status)
         }
         let days = DeviceDays.days(starting: starts, in: zone, from: windowStart, through: today)
         let gaps = DeviceDays.gaps(withData: days, from: windowStart, through: today)

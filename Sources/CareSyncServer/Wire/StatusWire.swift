@@ -23,7 +23,7 @@ enum StatusWire {
     static func encode(_ s: SourceStatus) -> JSONValue {
         ["source": .string(s.source), "lastReceivedAt": .optional(s.lastReceived.map(RFC3339.format)),
          "newestSampleStart": .optional(s.newestSampleStart.map(RFC3339.format)), "silent": .bool(s.silent),
-         "displayName": .optional(s.displayName)]
+         "displayName": .optional(s.displayName), "active": .bool(s.active)]
     }
 
     /// One type's weekly totals.

@@ -129,9 +129,10 @@ function devicesCell(status) {
     timeZone: status.timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit',
     timeZoneName: 'short' });
   return el('ul', { class: 'sources' }, status.sources.map((source) => el('li',
-    { class: source.silent ? 'silent' : 'heard', dataset: { source: source.source, last: source.lastReceivedAt || '' } },
+    { class: source.silent ? 'silent' : 'heard', dataset: { source: source.source, last: source.lastReceivedAt || '', active: String(source.active) } },
     el('span', { class: 'source-name', title: source.source, text: source.displayName || source.source }),
     el('span', { class: 'hint', text: source.lastReceivedAt ? `last sync ${zone.format(new Date(source.lastReceivedAt))}` : 'never synced' }),
+    source.active ? null : el('span', { class: 'hint', text: ' · revoked or expired' }),
     source.silent ? el('span', { class: 'flag', text: 'silent' }) : null)));
 }
 
