@@ -1,7 +1,7 @@
 import Crypto
 
-/// SHA-256 as lowercase hex: the migrations' checksum (swift-crypto's digest; the debug build of a hand-written one
-/// cost every test server's start tens of milliseconds).
+/// SHA-256 as lowercase hex: the migrations' checksum (swift-crypto's digest; a hand-written one showed up in a thread
+/// dump of the test run, hashing every migration at each test server's start).
 public enum SHA256Digest {
     /// The digest of `bytes` in lowercase hex.
     public static func hex(_ bytes: [UInt8]) -> String {
