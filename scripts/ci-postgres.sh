@@ -16,7 +16,7 @@ swift build --build-tests
 started=$SECONDS
 ci_postgres
 
-suites='ContractTests|ChangeOrderingTests|PostgresConcurrencyTests|PostgresConnectionTests|PostgresGroupCommitTests|PostgresMigratorTests|PostgresServerTests|PostgresJobLeasesTests|LeasedJobServerTests|TwoInstanceAPITests|PostgresWebhookServerTests|PostgresExportReplayTests|AlertJobServerTests|ErasureEndpointTests'
+suites='ContractTests|ChangeOrderingTests|PostgresConcurrencyTests|PostgresConnectionTests|PostgresGroupCommitTests|PostgresMigratorTests|PostgresWriteTimeMigrationTests|PostgresServerTests|PostgresJobLeasesTests|LeasedJobServerTests|TwoInstanceAPITests|PostgresWebhookServerTests|PostgresExportReplayTests|AlertJobServerTests|ErasureEndpointTests'
 # The model-based run only on PostgreSQL here (`swift test` ran it on the others), 1,000 operations.
 CARESYNC_TEST_POSTGRES_URL="$pg_url" CARESYNC_MODEL_STORES=PostgresSyncStore CARESYNC_MODEL_OPS="${CARESYNC_MODEL_OPS:-1000}" \
   swift test --skip-build --filter "$suites" 2>&1 | tee "$pg_dir/tests.log" | grep -E '^(✘|✔ Test run|✘ Test run)' || true

@@ -105,6 +105,11 @@ def check_manifest(m, path):
     check(isinstance(m["extension"], dict) and isinstance(m["extension"].get("caresyncNextSince"), str), f"extension {m['extension']}")
 
 
+def second_time(added):
+    """The write time of the sample the incremental export added."""
+    return added[0]["meta"]["lastUpdated"] if added else None
+
+
 def lines(entry, token):
     status, headers, raw = request("GET", entry["url"], token, headers={"Accept": "application/fhir+ndjson"})
     check(status == 200 and headers.get("Content-Type") == "application/fhir+ndjson", f"file {entry['url']}: {status}")
@@ -133,6 +138,14 @@ def main():
     _, second, added, removed = export(f"/fhir/R4/Patient/alice/$export?_since={since}", DEVICE)
     check([o["valueQuantity"]["value"] for o in added] == [71], f"incremental output {[o.get('valueQuantity') for o in added]}")
     check(removed == [own["id"]], f"incremental deleted {removed}, expected {own['id']}")
+    # The same changes from the first manifest's transactionTime as an instant: every one of them, and at most the
+    # changes committed in that very millisecond again (docs/fhir.md, "An instant as `_since`").
+    _, _, timed, timed_gone = export(f"/fhir/R4/Patient/alice/$export?_since={first['transactionTime']}", DEVICE)
+    check(71 in [o["valueQuantity"]["value"] for o in timed if "valueQuantity" in o], "the instant export misses the new sample")
+    check(own["id"] in timed_gone, "the instant export misses the deletion")
+    repeated = [o for o in timed if o["meta"]["lastUpdated"] != second_time(added)]
+    check(all(o["meta"]["lastUpdated"] == first["transactionTime"] for o in repeated),
+          f"the instant export repeats changes from before it: {[o['meta']['lastUpdated'] for o in repeated]}")
     _, third, none, gone = export(f"/fhir/R4/Patient/alice/$export?_since={second['extension']['caresyncNextSince']}", DEVICE)
     check(none == [] and gone == [] and third["output"] == [], f"nothing changed, yet {len(none)} and {len(gone)}")
 
@@ -145,7 +158,7 @@ def main():
     check_outcome(*request("GET", "/fhir/R4/Group/physio/$export", DEVICE, headers={"Prefer": "respond-async"}), 404, "error",
                   "not-found")
 
-    print(f"checked 3 exports: {len(observations)} Observations, then {len(added)} added and {len(removed)} deleted")
+    print(f"checked 4 exports: {len(observations)} Observations, then {len(added)} added and {len(removed)} deleted")
     if failures:
         print(f"{len(failures)} failures")
         sys.exit(1)

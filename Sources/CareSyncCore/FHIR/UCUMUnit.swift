@@ -16,6 +16,8 @@ public struct UCUMUnit: Hashable, Sendable {
     public func value(fromCanonical canonical: Double) -> Double {
         let scaled = canonical * scale
         guard scaled != 0, scaled.isFinite else { return scaled }
+        // A whole number below 10^12 prints exactly in 12 significant digits: nothing to round (steps, most rates).
+        if scaled == scaled.rounded(), abs(scaled) < 1e12 { return scaled }
         return Double(String(format: "%.12g", scaled)) ?? scaled
     }
 
