@@ -23,12 +23,17 @@ import Testing
             for _ in 0..<2 { try db.execute("INSERT INTO change_log (patient, kind, uuid) VALUES ('p', 0, randomblob(16))") }
         }
         #expect(try Migrator(directory: StoreFixture.migrationsURL).migrate(database).contains("0026_commit_times.sql"))
-        let store = try SQLiteSyncStore(database: database)
+        try Self.expectMigrationTime(in: try SQLiteSyncStore(database: database), after: t0)
+    }
+
+    /// What either backend's migration leaves, with two changes made before it: both take the migration's time (later
+    /// than `t0`), and a write after it records its own.
+    static func expectMigrationTime(in store: some SyncStore, after t0: Date) throws {
         let head = try store.currentAnchor().sequence
+        #expect(head == 2)
         let migrated = try #require(try store.writeTime(of: head), "the head has the migration's time")
         #expect(try store.writeTime(of: 1) == migrated, "every earlier change takes it")
         #expect(migrated > t0 + 86_400, "the migration's time, not the writes' own")
-        #expect(head == 2)
         let later = migrated.addingTimeInterval(3600)
         _ = try store.upsert([SampleInput(type: .stepCount, value: 3, start: t0 + 120, end: t0 + 120)], patient: "p", source: "s", now: later)
         let page = try store.changes(ChangeQuery(patient: "p", writeTimes: true))
