@@ -17,6 +17,32 @@ struct DeviceDaysTests {
         #expect(days == [Self.day("2020-03-07"), Self.day("2020-03-08"), Self.day("2020-03-09")])
     }
 
+    /// The window's boundaries answer what a calendar call per start answers, in zones with DST, a half-hour offset
+    /// and a date-line change, for random instants in and around the window.
+    @Test(arguments: ["America/Los_Angeles", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Apia"])
+    func boundariesAgreeWithTheDayOfEachStart(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let first = CalendarDay(daysSince1970: Int.random(in: 14_000...21_000, using: &random))
+            let last = first.adding(days: Int.random(in: 0...60, using: &random))
+            let from = first.start(in: zone).timeIntervalSince1970 - 3 * 86_400
+            let to = last.start(in: zone).timeIntervalSince1970 + 4 * 86_400
+            // Random instants, and each midnight of the window and the second before it.
+            let midnights = (0...(last.daysSince1970 - first.daysSince1970 + 1)).map { first.adding(days: $0).start(in: zone) }
+            let starts = (0..<400).map { _ in Date(timeIntervalSince1970: Double.random(in: from...to, using: &random).rounded()) }
+                + midnights + midnights.map { $0 - 1 }
+            let expected = Set(starts.map { DeviceDays.day(of: $0, in: zone) }.filter { $0 >= first && $0 <= last })
+            #expect(DeviceDays.days(starting: starts, in: zone, from: first, through: last) == expected, "\(zoneName) \(first)…\(last)")
+            // One start at a time at the edges, where a set of many could hide a start counted on its neighbour.
+            for edge in midnights + midnights.map({ $0 - 1 }) {
+                let day = DeviceDays.day(of: edge, in: zone)
+                #expect(DeviceDays.days(starting: [edge], in: zone, from: first, through: last) == (day >= first && day <= last ? [day] : []),
+                        "\(zoneName) \(edge)")
+            }
+        }
+    }
+
     @Test func startsOutsideTheWindowDoNotCount() {
         let days = DeviceDays.days(starting: [Self.instant("2020-03-01T07:59:00Z")], in: Self.losAngeles,
                                    from: Self.day("2020-03-01"), through: Self.day("2020-03-02"))

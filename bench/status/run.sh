@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The care team's status (issue 28): PATIENTS patients in one care team, each with a phone that sent SAMPLES one-minute
+# step samples back from now, on a release build; prints the seeding's ingest rate and the time of
+# `GET /v1/care-teams/physio/status` (and of one patient's `GET /v1/patients/{id}/status`) over several calls. Not run
+# in CI (it takes minutes and the machine's cores); figures and the target in docs/benchmarks.md.
+# Usage: bench/status/run.sh [PATIENTS] [SAMPLES]      defaults: 500 patients, 10,080 samples (a week) each
+#        PERF_OUT=FILE also records the server with `perf record -g` during the status calls
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/ci-lib.sh
+patients="${1:-500}" samples="${2:-10080}"
+swift build -c release --product caresync
+bin="$(swift build -c release --show-bin-path)/caresync"
+ci_workdir
+export CARESYNC_LOG_LEVEL=warning CARESYNC_SQLITE_SYNCHRONOUS=normal
+"$bin" care-team create physio >/dev/null
+for n in $(seq 1 "$patients"); do
+  "$bin" patient create "p$n" --time-zone America/Los_Angeles >/dev/null
+  "$bin" care-team add-patient physio "p$n" >/dev/null
+  "$bin" token create --role device --patient "p$n" --source org.example.phone 2>/dev/null >>"$work/devices"
+done
+therapist="$("$bin" token create --role therapist --care-team physio --source org.example.therapist 2>/dev/null)"
+ci_serve
+python3 - "$url" "$therapist" "$work/devices" "$samples" "$server_pid" <<'PY'
+import json, os, signal, subprocess, sys, time, urllib.request
+from concurrent.futures import ThreadPoolExecutor
+url, therapist, devices, total = sys.argv[1], sys.argv[2], open(sys.argv[3]).read().split(), int(sys.argv[4])
+def call(method, path, token, body=None):
+    h = {"Authorization": "Bearer " + token}
+    if body is not None: h["Content-Type"] = "application/json"
+    req = urllib.request.Request(url + path, data=json.dumps(body).encode() if body is not None else None, method=method, headers=h)
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return json.loads(r.read())
+now = int(time.time()) // 60 * 60
+def seed(n):
+    for first in range(0, total, 5000):
+        batch = [{"type": "stepCount", "value": 20 + i % 60, "unit": "count",
+                  "start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - 60 * (i + 1))),
+                  "end": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - 60 * i))} for i in range(first, min(total, first + 5000))]
+        call("POST", f"/v1/patients/p{n + 1}/samples", devices[n], {"samples": batch})
+began = time.monotonic()
+with ThreadPoolExecutor(4) as pool: list(pool.map(seed, range(len(devices))))
+seeded = time.monotonic() - began
+print(f"seeded {len(devices)} patients x {total} samples in {seeded:.1f} s ({len(devices) * total / seeded:,.0f} samples/s)", flush=True)
+perf = os.environ.get("PERF_OUT") and subprocess.Popen(["perf", "record", "-g", "-o", os.environ["PERF_OUT"], "-p", sys.argv[5]],
+                                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+if perf: time.sleep(1)
+for run in range(3):
+    began = time.monotonic(); one = call("GET", "/v1/patients/p1/status", therapist); single = time.monotonic() - began
+    began = time.monotonic(); team = call("GET", "/v1/care-teams/physio/status", therapist); whole = time.monotonic() - began
+    print(f"run {run + 1}: care-team status of {len(team['patients'])} patients in {whole * 1000:.0f} ms; one patient's status in {single * 1000:.1f} ms "
+          f"({len(one['daysWithData'])} days with data)", flush=True)
+if perf: perf.send_signal(signal.SIGINT); perf.wait()
+PY
+ci_stop
