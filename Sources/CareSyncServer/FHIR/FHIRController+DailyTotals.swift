@@ -12,7 +12,7 @@ extension FHIRController {
         let empty = bounds.from.flatMap { from in bounds.to.map { from >= $0 } } ?? false
         if principal.mayRead(DailyTotalCode.type), !empty, let reader = try await dailyReader(query.patient) {
             collector = try await blocking {
-                var collector = collector
+                var collector = DailyTotalPageCollector(query: query)
                 guard let span = try reader.span(from: bounds.from.map(SyncRules.date(milliseconds:)),
                                                  to: bounds.to.map(SyncRules.date(milliseconds:))),
                       let days = reader.days(of: span, within: bounds) else { return collector }
