@@ -4,7 +4,8 @@
 # fhir.resources 6.4.0 (the last release with R4 models; it needs pydantic<2), checks codes and units against
 # docs/fhir.md, and reads Observations through SMART's fhirclient 4.4.0 with search and paging; then a bulk export
 # (scripts/fhir/check_export.py): the manifest's fields, every NDJSON Observation and deleted Bundle validated with
-# fhir.resources, and an incremental export from caresyncNextSince holding exactly the changes since.
+# fhir.resources, and an incremental export from caresyncNextSince holding exactly the changes since; then daily step
+# totals (scripts/fhir/check_daily.py): a search Bundle, its pages and reads validated, each total the statistics' day sum.
 # Self-contained and non-interactive; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,10 +22,13 @@ export CARESYNC_LOG_LEVEL=warning
 "$bin" care-team add-patient physio alice >/dev/null
 device="$("$bin" token create --role device --patient alice --source org.example.phone 2>/dev/null)"
 therapist="$("$bin" token create --role therapist --care-team physio --source org.example.therapist 2>/dev/null)"
+bob_phone="$("$bin" token create --role device --patient bob --source org.example.phone 2>/dev/null)"
+bob_watch="$("$bin" token create --role device --patient bob --source org.example.watch 2>/dev/null)"
 ci_serve
 
 status=0
 "$venv/bin/python" scripts/fhir/check_fhir.py "$url" "$device" "$therapist" || status=1
 "$venv/bin/python" scripts/fhir/check_export.py "$url" "$device" "$therapist" || status=1
+"$venv/bin/python" scripts/fhir/check_daily.py "$url" "$bob_phone" "$bob_watch" || status=1
 ci_stop || status=1
 exit $status

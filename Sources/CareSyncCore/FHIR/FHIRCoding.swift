@@ -28,6 +28,8 @@ public enum FHIRSystem {
     public static let observationCategory = "http://terminology.hl7.org/CodeSystem/observation-category"
     /// CareSync's sample types: the catalogue identifier (`stepCount`) as the code.
     public static let sampleType = "urn:caresync:sample-type"
+    /// CareSync's derived daily totals (`stepCount.daily`: docs/fhir.md "Daily step totals").
+    public static let dailyTotal = "urn:caresync:daily-total"
     /// CareSync's category values: `<type>.<value name>` (`sleepAnalysis.asleepREM`).
     public static let categoryValue = "urn:caresync:category-value"
     /// The identifier system of a sample's HealthKit sync identifier (unique per patient and source).

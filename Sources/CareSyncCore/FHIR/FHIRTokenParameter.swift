@@ -28,4 +28,11 @@ public struct FHIRTokenParameter: Hashable, Sendable {
     public var types: Set<SampleType> {
         Set(SampleType.all.filter { ObservationCodeTable.code(for: $0).codings.contains(where: matches) })
     }
+
+    /// Whether this token matches a daily total's code (`DailyTotalCode`).
+    public var matchesDailyTotals: Bool { DailyTotalCode.codings.contains(where: matches) }
+
+    /// Whether this token matches daily totals and no sample type: `41950-7`, `stepCount.daily`, either with its system,
+    /// or `urn:caresync:daily-total|`. Such a token asks for daily totals; `http://loinc.org|` (every LOINC code) does not.
+    public var namesDailyTotals: Bool { matchesDailyTotals && types.isEmpty }
 }

@@ -16,6 +16,8 @@ public struct ObservationQuery: Hashable, Sendable {
     public var descending = false
     /// The last item of the previous page (`_cursor`); the page starts after it.
     public var cursor: ObservationCursor?
+    /// The last day of the previous page of a daily-total search (`_cursor=YYYY-MM-DD`).
+    public var dayCursor: CalendarDay?
 
     /// A search of `patient`'s Observations, `count` a page.
     public init(patient: String, count: Int) { self.patient = patient; self.count = count }
@@ -26,6 +28,12 @@ public struct ObservationQuery: Hashable, Sendable {
             let any = tokens.reduce(into: Set<SampleType>()) { $0.formUnion($1.types) }
             return set.map { $0.intersection(any) } ?? any
         }
+    }
+
+    /// Whether the search answers daily totals instead of samples: some `code` parameter names them (`namesDailyTotals`)
+    /// and every one matches them (docs/fhir.md "Daily step totals").
+    public var asksForDailyTotals: Bool {
+        codes.contains { $0.contains(where: \.namesDailyTotals) } && codes.allSatisfy { $0.contains(where: \.matchesDailyTotals) }
     }
 
     /// The time window the store may narrow its read to, in milliseconds (`[from, to)`, nil: unbounded).
@@ -40,6 +48,13 @@ public struct ObservationQuery: Hashable, Sendable {
     /// Whether `sample` meets every date parameter.
     public func matchesDates(_ sample: Sample) -> Bool {
         let start = SyncRules.milliseconds(sample.start), end = SyncRules.milliseconds(sample.end)
+        return dates.allSatisfy { $0.matches(start: start, end: end) }
+    }
+
+    /// Whether a day `[start, end)` (milliseconds; matched as the span from `start` to its last millisecond) meets every
+    /// date parameter.
+    public func matchesDates(day total: DailyTotal) -> Bool {
+        let start = SyncRules.milliseconds(total.start), end = SyncRules.milliseconds(total.end) - 1
         return dates.allSatisfy { $0.matches(start: start, end: end) }
     }
 

@@ -3,7 +3,8 @@ enum FHIRCapabilities {
     /// The search parameters of Observation, with FHIR's types.
     static let searchParameters: [(name: String, type: String, documentation: String)] = [
         ("patient", "reference", "Required: the patient, as `alice` or `Patient/alice`; outside the caller's reach it is 404."),
-        ("code", "token", "system|code, code, |code or system|; a comma list matches any, repeated parameters all."),
+        ("code", "token", "system|code, code, |code or system|; a comma list matches any, repeated parameters all. "
+         + "http://loinc.org|41950-7 (or urn:caresync:daily-total|stepCount.daily) answers derived daily step totals instead of samples."),
         ("date", "date", "The effective time, with the eq, ne, lt, gt, le, ge prefixes; dates without a time are UTC days."),
         ("_lastUpdated", "date", "When the sample was written (meta.lastUpdated), with the date prefixes; repeat it for a range."),
     ]

@@ -8,10 +8,11 @@ extension FHIRController {
         try await answering {
             let principal = try await authenticate(request, context)
             let id = context.parameters["observationId"] ?? ""
+            if let daily = DailyTotalID(parsing: id) { return try await readDailyTotal(daily, principal: principal) }
             guard let uuid = ObservationMapper.uuid(ofID: id) else {
                 try? await audit.commit(AuditScope(principal: principal, patient: nil, action: "fhir.observations.read")
                     .record(count: 0, status: 404, time: clock()))
-                throw FHIRError.notFound("No such Observation: an Observation id is a lower-case sample uuid.")
+                throw FHIRError.notFound("No such Observation: an Observation id is a lower-case sample uuid or a daily total's id.")
             }
             let access = self.access
             let patients = try await blocking { try AdminController.patientsInReach(of: principal, in: access).map(\.id) }

@@ -24,6 +24,7 @@ extension FHIRController {
                 if !authenticator.isKnownInReach(principal, patient: query.patient) {
                     try await blocking { try authenticator.requireReach(principal, patient: query.patient) }
                 }
+                if query.asksForDailyTotals { return try await searchDailyTotals(parsed, principal: principal, base: base) }
                 let types = principal.readable(query.types)
                 let (page, total, times) = try await collect(query, types: types)
                 let therapists = page.samples.isEmpty ? [] : try await therapistSources()
@@ -31,7 +32,7 @@ extension FHIRController {
                     ObservationMapper.observation(of: $0, patient: query.patient, enteredByTherapist: therapists.contains($0.source),
                                                   lastUpdated: times[$0.uuid])
                 }
-                let next = page.hasMore ? page.samples.last.map { parsed.link(base: base, cursor: ObservationCursor($0)) } : nil
+                let next = page.hasMore ? page.samples.last.map { parsed.link(base: base, cursor: ObservationCursor($0).text) } : nil
                 let bundle = FHIRWire.searchset(observations, total: total, base: base,
                                                 selfLink: parsed.link(base: base, cursor: nil), nextLink: next)
                 return (Response.fhir(bundle), observations.count)

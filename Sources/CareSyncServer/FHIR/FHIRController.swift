@@ -13,6 +13,8 @@ struct FHIRController: Sendable {
         var maxCount = 1000
         /// Samples read from the store per feed page while a search scans.
         var scanPage = 5000
+        /// Days per statistics query while a daily-total search walks the patient's days.
+        var dailyWindowDays = 92
     }
 
     /// Authentication, reach and audit, shared with every controller.

@@ -44,6 +44,12 @@ enum FHIRWire {
 
     /// A `searchset` Bundle: `self` and optional `next` links (absolute), the total and the page's entries.
     static func searchset(_ observations: [FHIRObservation], total: Int, base: String, selfLink: String, nextLink: String?) -> JSONValue {
+        searchset(entries: observations.map { ($0.id, observation($0)) }, total: total, base: base, selfLink: selfLink, nextLink: nextLink)
+    }
+
+    /// A `searchset` Bundle of resources with their ids.
+    static func searchset(entries: [(id: String, resource: JSONValue)], total: Int, base: String, selfLink: String,
+                          nextLink: String?) -> JSONValue {
         var links: [JSONValue] = [["relation": "self", "url": .string(selfLink)]]
         if let nextLink { links.append(["relation": "next", "url": .string(nextLink)]) }
         return [
@@ -51,8 +57,8 @@ enum FHIRWire {
             "type": "searchset",
             "total": .exactly(Int64(total)),
             "link": .array(links),
-            "entry": .array(observations.map { o in
-                ["fullUrl": .string("\(base)/Observation/\(o.id)"), "resource": observation(o), "search": ["mode": "match"]]
+            "entry": .array(entries.map { e in
+                ["fullUrl": .string("\(base)/Observation/\(e.id)"), "resource": e.resource, "search": ["mode": "match"]]
             }),
         ]
     }

@@ -42,10 +42,6 @@ struct ObservationSearchRequest: Sendable {
             guard sort == "date" || sort == "-date" else { throw .invalid("'_sort' must be 'date' or '-date'.") }
             query.descending = sort == "-date"
         }
-        if let cursor = try single("_cursor") {
-            guard let c = ObservationCursor(text: cursor) else { throw .invalid("'_cursor' is malformed: use the next link as given.") }
-            query.cursor = c
-        }
         if let format = try single("_format"), !["json", "application/json", "application/fhir+json"].contains(format) {
             throw .invalid("'_format' must be json: this server writes FHIR JSON only.")
         }
@@ -71,7 +67,28 @@ struct ObservationSearchRequest: Sendable {
             }
             query.lastUpdated.append(date)
         }
+        try checkDailyTotals(query)
+        if let cursor = try single("_cursor") {
+            if query.asksForDailyTotals {
+                guard let day = CalendarDay(parsing: cursor) else { throw .invalid("'_cursor' is malformed: use the next link as given.") }
+                query.dayCursor = day
+            } else {
+                guard let c = ObservationCursor(text: cursor) else { throw .invalid("'_cursor' is malformed: use the next link as given.") }
+                query.cursor = c
+            }
+        }
         return ObservationSearchRequest(query: query, understood: understood)
+    }
+
+    /// Refuses what a daily-total search cannot answer: codes that match samples too, and `_lastUpdated` (docs/fhir.md).
+    static func checkDailyTotals(_ query: ObservationQuery) throws(FHIRError) {
+        guard query.asksForDailyTotals else { return }
+        if let types = query.types, !types.isEmpty {
+            throw .notSupported("'code' asks for daily step totals (41950-7) and for stored samples at once: search them separately.")
+        }
+        if !query.lastUpdated.isEmpty {
+            throw .notSupported("'_lastUpdated' does not apply to daily step totals (41950-7): they are derived and have no write time.")
+        }
     }
 
     /// Whether `Prefer` asks for strict handling (`handling=strict`); lenient is the default.
@@ -82,13 +99,13 @@ struct ObservationSearchRequest: Sendable {
         }
     }
 
-    /// The absolute URL of this search with the understood parameters, `_cursor` replaced by `cursor` when given.
-    func link(base: String, cursor: ObservationCursor?) -> String {
+    /// The absolute URL of this search with the understood parameters, `_cursor` replaced by `cursor`'s text when given.
+    func link(base: String, cursor: String?) -> String {
         var items = understood
         if let cursor {
             items.removeAll { $0.name == "_cursor" }
             if !items.contains(where: { $0.name == "_count" }) { items.append(QueryItem(name: "_count", value: String(query.count))) }
-            items.append(QueryItem(name: "_cursor", value: cursor.text))
+            items.append(QueryItem(name: "_cursor", value: cursor))
         }
         let text = items.map { "\(Self.encode($0.name))=\(Self.encode($0.value ?? ""))" }.joined(separator: "&")
         return "\(base)/Observation" + (text.isEmpty ? "" : "?" + text)

@@ -10,7 +10,7 @@ import { Formats, addDays, dayIn, zonedInstant } from './time.js';
 const WALK = 'sixMinuteWalkTestDistance';
 const STEPS = 'stepCount';
 
-/** Default order of sources: watches before phones, then the rest by name. */
+/** Default order of sources: watches before phones, then the rest by name (FHIR daily totals count in this order too: DailyTotalReader.defaultPriority). */
 export function defaultRank(source) {
   const s = source.toLowerCase();
   if (s.includes('watch')) return 0;
