@@ -50,6 +50,11 @@ public protocol SyncStore: JobLeases {
     /// `SyncError.validationFailed` for a query the type does not allow.
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection
 
+    /// The start of every live sample of `source` (of `types`; nil: every type) that starts at or after `from`, in no
+    /// particular order, from one snapshot: what days with data and a source's newest sample are read from
+    /// (docs/status.md). The SQL stores read a time index, so the patient's history before `from` costs nothing.
+    func sampleStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date]
+
     /// The patient's replica checksums as of `anchor` (nil: the head): per type, the count and digest sum of the
     /// samples live then, from running sums and the changes after `anchor` (no scan of the patient's samples).
     /// Throws `SyncError.invalidAnchor` / `.anchorExpired` as the feed does.
@@ -80,6 +85,21 @@ public protocol SyncStore: JobLeases {
 }
 
 extension SyncStore {
+    /// `sampleStarts` from the change feed (filtered by source, types and time), for stores without a time index:
+    /// the reference model, and the oracle the stores' contract tests hold the SQL against.
+    public func sampleStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date] {
+        if let types, types.isEmpty { return [] }
+        var starts: [Date] = []
+        var query = ChangeQuery(patient: patient, types: types, limit: 5_000, from: from, source: source)
+        repeat {
+            let page = try changes(query)
+            starts += page.samples.lazy.filter { $0.start >= from }.map(\.start)
+            query.anchor = page.anchor
+            if !page.hasMore { break }
+        } while true
+        return starts
+    }
+
     /// Applies a batch of samples from `source` for `patient` in one transaction, in order.
     public func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> UpsertBatchResult {
         try write { w in

@@ -55,18 +55,9 @@ public struct PatientStatusReader: Sendable {
     /// Whether `type` is within `readable` (nil: every type).
     static func mayRead(_ type: SampleType, _ readable: Set<SampleType>?) -> Bool { readable?.contains(type) ?? true }
 
-    /// The starts of the source's live samples (of readable types) that overlap `[from, ∞)`, from the filtered feed.
+    /// The starts of the source's live samples (of readable types) at or after `from` (`SyncStore.sampleStarts`).
     func liveStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date] {
-        if let types, types.isEmpty { return [] }
-        var starts: [Date] = []
-        var anchor: Anchor?
-        repeat {
-            let page = try store.changes(ChangeQuery(patient: patient, anchor: anchor, types: types, limit: pageLimit, from: from, source: source))
-            starts += page.samples.lazy.filter { $0.start >= from }.map(\.start)
-            anchor = page.anchor
-            if !page.hasMore { break }
-        } while true
-        return starts
+        try store.sampleStarts(patient: patient, source: source, types: types, from: from)
     }
 
     /// The time of the newest successful sample write by `token` for `patient` in the audit log, within the scan limit.
