@@ -55,6 +55,10 @@ public protocol SyncStore: JobLeases {
     /// (docs/status.md). The SQL stores read a time index, so the patient's history before `from` costs nothing.
     func sampleStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date]
 
+    /// The live samples of `type` with the latest starts (a tie: the greater uuid first), newest first, at most `limit`,
+    /// from one snapshot: the latest six-minute walks of a status (docs/status.md), read through the time index.
+    func newestSamples(patient: String, type: SampleType, limit: Int) throws -> [Sample]
+
     /// The patient's replica checksums as of `anchor` (nil: the head): per type, the count and digest sum of the
     /// samples live then, from running sums and the changes after `anchor` (no scan of the patient's samples).
     /// Throws `SyncError.invalidAnchor` / `.anchorExpired` as the feed does.
@@ -98,6 +102,19 @@ extension SyncStore {
             if !page.hasMore { break }
         } while true
         return starts
+    }
+
+    /// `newestSamples` from the change feed (filtered by type), sorted here: the reference model's, and the oracle.
+    public func newestSamples(patient: String, type: SampleType, limit: Int) throws -> [Sample] {
+        var samples: [Sample] = []
+        var query = ChangeQuery(patient: patient, types: [type], limit: 5_000)
+        repeat {
+            let page = try changes(query)
+            samples += page.samples
+            query.anchor = page.anchor
+            if !page.hasMore { break }
+        } while true
+        return Array(samples.sorted { ($0.start, $0.uuid.uuidString) > ($1.start, $1.uuid.uuidString) }.prefix(max(0, limit)))
     }
 
     /// Applies a batch of samples from `source` for `patient` in one transaction, in order.

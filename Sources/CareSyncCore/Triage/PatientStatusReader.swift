@@ -7,8 +7,6 @@ public struct PatientStatusReader: Sendable {
     public let store: any SyncStore
     /// Tokens (which sources are devices) and the audit log (when they last wrote).
     public let access: any AccessStore
-    /// The feed page size of the reads.
-    public var pageLimit = 5_000
     /// The most audit records read per device token when looking for its last write.
     public var auditScanLimit = 5_000
 
@@ -81,15 +79,7 @@ public struct PatientStatusReader: Sendable {
 
     /// The latest six-minute walk by start (any source) and the one before it.
     func latestWalk(patient: String) throws -> WalkTestChange? {
-        var walks: [Sample] = []
-        var anchor: Anchor?
-        repeat {
-            let page = try store.changes(ChangeQuery(patient: patient, anchor: anchor, types: [.sixMinuteWalkTestDistance], limit: pageLimit))
-            walks += page.samples
-            anchor = page.anchor
-            if !page.hasMore { break }
-        } while true
-        let ordered = walks.sorted { ($0.start, $0.uuid.uuidString) > ($1.start, $1.uuid.uuidString) }
+        let ordered = try store.newestSamples(patient: patient, type: .sixMinuteWalkTestDistance, limit: 2)
         guard let latest = ordered.first else { return nil }
         return WalkTestChange(start: latest.start, meters: latest.value, previousMeters: ordered.dropFirst().first?.value)
     }

@@ -19,4 +19,13 @@ extension SQLiteSyncStore {
             return starts
         }
     }
+
+    /// The newest live samples of `type`: `samples_span` in descending start order, ties by uuid (its bytes order as
+    /// its text does).
+    public func newestSamples(patient: String, type: SampleType, limit: Int) throws -> [Sample] {
+        try database.read { db in
+            try db.fetchAll("SELECT \(SampleRow.sampleColumns) FROM samples WHERE patient = ? AND type = ? ORDER BY start_ms DESC, uuid DESC LIMIT ?",
+                            [.text(patient), .text(type.rawValue), .integer(Int64(max(0, limit)))]) { try SampleRow.decodeSample($0) }
+        }
+    }
 }

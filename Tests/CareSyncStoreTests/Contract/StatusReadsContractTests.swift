@@ -3,9 +3,10 @@ import CareSyncReferenceModel
 import Foundation
 import Testing
 
-/// `sampleStarts` on every store: after random writes from three sources, replacements by sync identifier and
-/// deletions, the starts of one source (all types, some, none) at or after an instant are those the whole feed shows.
-struct SampleStartsContractTests {
+/// The status's reads on every store. `sampleStarts`: after random writes from three sources, replacements by sync
+/// identifier and deletions, the starts of one source (all types, some, none) at or after an instant are those the
+/// whole feed shows. `newestSamples`: the latest of a type by start, ties by uuid, as the feed sorted shows.
+struct StatusReadsContractTests {
     static let sources = ["org.example.phone", "org.example.watch", "org.example.therapist"]
     static let pivot = Date(timeIntervalSince1970: 1_592_474_400)
 
@@ -42,6 +43,32 @@ struct SampleStartsContractTests {
             }
         }
         #expect(try store.sampleStarts(patient: "nobody", source: Self.sources[0], types: nil, from: .distantPast).isEmpty)
+    }
+
+    @Test(arguments: ContractStores.all, [UInt64(1), 2])
+    func newestSamplesAreTheFeedsLatestByStartThenUUID(store: ContractStore, seed: UInt64) throws {
+        let store = try store.make()
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<6 {
+            // Few distinct starts, so ties are common; other types in between.
+            let inputs = (0..<8).map { n in
+                let start = Self.pivot.addingTimeInterval(Double(Int.random(in: 0..<5, using: &random) * 3600))
+                return SampleInput(type: n % 3 == 0 ? .heartRate : .sixMinuteWalkTestDistance, value: Double(300 + round * 10 + n),
+                                   start: start, end: start)
+            }
+            _ = try store.upsert(inputs, patient: Contract.patient, source: Self.sources[round % 2], now: Self.pivot)
+            let walks = try Self.live(store).filter { $0.type == .sixMinuteWalkTestDistance }
+            let doomed = walks.filter { $0.source == Self.sources[round % 2] && Int.random(in: 0..<4, using: &random) == 0 }.map(\.uuid)
+            _ = try store.delete(uuids: doomed, syncIdentifiers: [], patient: Contract.patient, source: Self.sources[round % 2], now: Self.pivot)
+        }
+        let expected = try Self.live(store).filter { $0.type == .sixMinuteWalkTestDistance }
+            .sorted { ($0.start, $0.uuid.uuidString) > ($1.start, $1.uuid.uuidString) }
+        #expect(expected.count > 10 && Set(expected.map(\.start)).count < expected.count, "ties among the starts")
+        for limit in [0, 1, 2, 5, 1_000] {
+            let newest = try store.newestSamples(patient: Contract.patient, type: .sixMinuteWalkTestDistance, limit: limit)
+            #expect(newest == Array(expected.prefix(limit)), "limit \(limit)")
+        }
+        #expect(try store.newestSamples(patient: Contract.patient, type: .bodyMass, limit: 2).isEmpty)
     }
 
     /// Every live sample of the patient, from the feed.
