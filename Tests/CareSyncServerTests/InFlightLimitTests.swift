@@ -75,4 +75,29 @@ import Testing
             }
         }
     }
+
+    /// `maxParkedPolls` from the configuration: with two parked, a third long poll and an event stream are 429 at once,
+    /// and a write still wakes the two.
+    @Test func theParkedPollLimitIsConfigured() async throws {
+        try await TestServer.with(configure: {
+            $0.maxParkedPolls = 2
+            $0.rateLimits.waitsPerToken = 0
+        }) { server in
+            let token = server.tokens.aliceDevice
+            let head = try await server.send("GET", "/v1/patients/alice/changes", token: token)
+            let anchor = try #require(head.json["anchor"]?.stringValue)
+            let poll = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=60 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
+            let polls = try (0..<2).map { _ in try TestHTTPClient(port: server.port, timeout: 90) }
+            for client in polls { client.send(poll) }
+            try await Eventually.until { server.app.api.notifier.waiterCount == 2 }
+            let refused = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)&wait=60", token: token)
+            #expect(refused.status == 429 && refused.json["code"]?.stringValue == "tooManyRequests", "\(refused.text)")
+            let stream = try await server.send("GET", "/v1/patients/alice/changes", token: token, headers: [("Accept", "text/event-stream")])
+            #expect(stream.status == 429, "\(stream.text)")
+            let written = try await server.send("POST", "/v1/patients/alice/samples", token: token,
+                                                json: .object(["samples": .array([Fixtures.steps(7)])]))
+            #expect(written.status == 200)
+            for client in polls { #expect(try await client.response().status == 200) }
+        }
+    }
 }

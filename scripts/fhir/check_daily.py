@@ -7,41 +7,19 @@ them through SMART's fhirclient 4.4.0. Exits non-zero on any failure.
 Usage: check_daily.py URL PHONE_TOKEN WATCH_TOKEN
 """
 import datetime
-import json
 import sys
-import urllib.error
-import urllib.request
 from urllib.parse import quote
 
 from fhir.resources.bundle import Bundle
 from fhir.resources.observation import Observation
 from fhir.resources.operationoutcome import OperationOutcome
 
+from fhirhttp import Server, check, failures
+
 URL, PHONE, WATCH = sys.argv[1], sys.argv[2], sys.argv[3]
 BASE = URL + "/fhir/R4"
+request = Server(URL).json
 SEARCH = "/fhir/R4/Observation?patient=bob&code=" + quote("http://loinc.org|41950-7", safe="")
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message)
-
-
-def request(method, path, token, body=None):
-    """(status, headers, parsed JSON body) of one request to the server."""
-    headers = {"Authorization": "Bearer " + token}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    req = urllib.request.Request(path if path.startswith("http") else URL + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req) as r:
-            return r.status, r.headers, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers, json.loads(e.read() or b"null")
 
 
 def steps(value, start, minutes, ident):

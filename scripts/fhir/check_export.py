@@ -10,41 +10,18 @@ import json
 import re
 import sys
 import time
-import urllib.error
-import urllib.request
 
 from fhir.resources.bundle import Bundle
 from fhir.resources.observation import Observation
 from fhir.resources.operationoutcome import OperationOutcome
 
+from fhirhttp import Server, check, failures
+
 URL, DEVICE, THERAPIST = sys.argv[1], sys.argv[2], sys.argv[3]
 BASE = URL + "/fhir/R4"
+request = Server(URL).raw
 INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message)
-
-
-def request(method, url, token=None, body=None, headers=None):
-    """(status, headers, raw body) of one request."""
-    h = dict(headers or {})
-    if token:
-        h["Authorization"] = "Bearer " + token
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        h["Content-Type"] = "application/json"
-    req = urllib.request.Request(url if url.startswith("http") else URL + url, data=data, method=method, headers=h)
-    try:
-        with urllib.request.urlopen(req) as r:
-            return r.status, r.headers, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers, e.read()
 
 
 def check_outcome(status, headers, raw, expected, severity, code):

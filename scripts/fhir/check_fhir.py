@@ -5,10 +5,7 @@ through SMART's fhirclient 4.4.0 with search and paging. Exits non-zero on any f
 
 Usage: check_fhir.py URL DEVICE_TOKEN THERAPIST_TOKEN
 """
-import json
 import sys
-import urllib.error
-import urllib.request
 from urllib.parse import urlparse
 
 from fhir.resources.bundle import Bundle
@@ -16,32 +13,11 @@ from fhir.resources.capabilitystatement import CapabilityStatement
 from fhir.resources.observation import Observation
 from fhir.resources.operationoutcome import OperationOutcome
 
+from fhirhttp import Server, check, failures
+
 URL, DEVICE, THERAPIST = sys.argv[1], sys.argv[2], sys.argv[3]
 BASE = URL + "/fhir/R4"
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message)
-
-
-def request(method, path, token=None, body=None, headers=None):
-    """(status, headers, parsed JSON body) of one request to the server."""
-    h = dict(headers or {})
-    if token:
-        h["Authorization"] = "Bearer " + token
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        h["Content-Type"] = "application/json"
-    req = urllib.request.Request(path if path.startswith("http") else URL + path, data=data, method=method, headers=h)
-    try:
-        with urllib.request.urlopen(req) as r:
-            return r.status, r.headers, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers, json.loads(e.read() or b"null")
+request = Server(URL).json
 
 
 def sample(type_, value, unit, minute, minutes=0):

@@ -35,6 +35,8 @@ public struct Configuration: Sendable, Equatable {
     /// (``Configuration/load(configFile:environment:flags:)`` refuses it): a connection holds one request at a time,
     /// so parked long polls can then never take the slot of a write or of `/metrics`.
     public var maxRequestsInFlight: Int = 0
+    /// Long polls and event streams parked at once (429 past it).
+    public var maxParkedPolls: Int = 10_000
     /// Responses of at least this many bytes are gzipped for clients that accept gzip.
     public var gzipThresholdBytes: Int = 1024
     /// zlib's compression level for gzipped answers: 1 (fastest) to 9 (smallest).

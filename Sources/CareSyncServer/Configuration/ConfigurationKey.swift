@@ -24,6 +24,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
     case maxConnectionsPerAddress
     case reservedProbeConnections
     case maxRequestsInFlight
+    case maxParkedPolls
     case gzipThresholdBytes
     case gzipLevel
     case retentionTombstoneDays = "retention.tombstoneDays"
@@ -136,6 +137,7 @@ public enum ConfigurationKey: String, Sendable, CaseIterable, Comparable {
         case .maxConnectionsPerAddress: "Connections held open at once from one client address (429 past it); 0 disables. Behind a proxy every client shares its address."
         case .reservedProbeConnections: "Of maxConnections, the last ones kept for /healthz, /readyz and /metrics (one request each); others get 503 there."
         case .maxRequestsInFlight: "Requests handled at once (503 past it); 0 means maxConnections, and any other value must be at least maxConnections, so parked long polls never take the slot of a write or /metrics."
+        case .maxParkedPolls: "Long polls and event streams parked at once, whole server (429 past it); each holds a connection, so raise maxConnections with it."
         case .gzipThresholdBytes: "Smallest response body in bytes that is gzipped for clients that accept it."
         case .gzipLevel: "Effort of gzipped answers: 1 (fastest, the default) to 9; ISA-L's level 1 for 1, its level 2 above."
         case .retentionTombstoneDays: "Days tombstones are kept; older anchors answer 410 anchorExpired."

@@ -118,6 +118,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.failedAuthPerSecond = Double(configuration.rateLimits.failedAuthPerMinute) / 60
     limits.failedAuthBurst = Double(configuration.rateLimits.failedAuthBurst)
     limits.maxWaitsPerToken = configuration.rateLimits.waitsPerToken
+    limits.maxParkedPolls = configuration.maxParkedPolls
     limits.streamKeepAlive = configuration.stream.keepAlive
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses

@@ -42,7 +42,7 @@ import Testing
         (.timeoutsHeaderReadSeconds, "2.5", "2.5"), (.timeoutsBodyReadSeconds, "7", "7"),
         (.timeoutsIdleSeconds, "15", "15"), (.timeoutsWriteSeconds, "3", "3"), (.workers, "4", "4"),
         (.maxConnections, "64", "64"), (.maxConnectionsPerAddress, "0", "0"), (.reservedProbeConnections, "2", "2"),
-        (.maxRequestsInFlight, "2048", "2048"),
+        (.maxRequestsInFlight, "2048", "2048"), (.maxParkedPolls, "20000", "20000"),
         (.gzipThresholdBytes, "0", "0"), (.gzipLevel, "6", "6"), (.retentionTombstoneDays, "30", "30"),
         (.retentionIdempotencyHours, "48", "48"), (.alertsEvaluationSeconds, "60", "60"),
         (.rateLimitTokenRequestsPerSecond, "10", "10"), (.rateLimitTokenBurst, "20", "20"),
