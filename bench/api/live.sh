@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Live sync at scale (issue 13), on a release build and a fresh database: 1,000 long polls (longpoll.py) and then
 # 1,000 event streams (streams.py) parked on one server, each woken by one commit; prints how soon after the commit
-# the last of them had the change. Prints figures; asserts nothing. Do not run it while builds run.
-#   bench/api/live.sh [CLIENTS]        # default 1000
+# the last of them had the change, and the server's memory per parked poll. Prints figures; asserts nothing. Do not run
+# it while builds run.
+#   bench/api/live.sh [CLIENTS]        # default 1000; 10000 for issue 30's target
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -11,13 +12,17 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 source "$here/caresync-server.sh"
 caresync_prepare
 # One stream or poll per connection, all of one token from one address: more than the default rate budget
-# of one token, its share of waits and one address's share of connections.
+# of one token, its share of waits and one address's share of connections; and more authentications at once than
+# one address's failed-authentication burst (each attempt holds one of its 100 until it succeeds).
 export CARESYNC_RATE_LIMIT_TOKEN_REQUESTS_PER_SECOND=0 CARESYNC_RATE_LIMIT_WAITS_PER_TOKEN=0 CARESYNC_MAX_CONNECTIONS_PER_ADDRESS=0
+export CARESYNC_RATE_LIMIT_FAILED_AUTH_PER_MINUTE=0
+# Room for every client, the writer and /metrics: connections and parked polls follow CLIENTS.
+export CARESYNC_MAX_CONNECTIONS=$((clients + 100)) CARESYNC_MAX_PARKED_POLLS="$clients"
 "$bin" patient create live >/dev/null
 device="$("$bin" token create --role device --patient live 2>/dev/null)"
 writer="$("$bin" token create --role device --patient live --source org.example.writer 2>/dev/null)"
 caresync_serve
 echo "== $clients long polls"
-python3 "$here/longpoll.py" "$url" "$device" live "$writer" "$clients"
+SERVER_PID="$pid" python3 "$here/longpoll.py" "$url" "$device" live "$writer" "$clients"
 echo "== $clients event streams"
 python3 "$here/streams.py" "$url" "$device" live "$writer" "$clients"
