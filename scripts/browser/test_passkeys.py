@@ -13,17 +13,15 @@ import json
 import os
 import sys
 import time
-import traceback
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import (Credential, Protocol, Transport,
                                                               VirtualAuthenticatorOptions)
-from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
+from chromium import check, q, qs, wait
 
 URL = os.environ["CARESYNC_URL"].rstrip("/").replace("://127.0.0.1:", "://localhost:")
 ADMIN = os.environ["ADMIN_TOKEN"]
@@ -65,39 +63,6 @@ def b64u(data):
 
 
 driver = None
-results = []
-
-
-def check(name):
-    """Runs the decorated step now and records whether it passed."""
-    def run(step):
-        try:
-            step()
-            results.append(True)
-            print(f"ok   {name}", flush=True)
-        except Exception as error:  # noqa: BLE001 - every failure is reported, the run goes on
-            results.append(False)
-            print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
-            traceback.print_exc(limit=3)
-        return step
-    return run
-
-
-def q(css):
-    return driver.find_element(By.CSS_SELECTOR, css)
-
-
-def qs(css):
-    return driver.find_elements(By.CSS_SELECTOR, css)
-
-
-def wait(condition, timeout=20, message=""):
-    def attempt(_):
-        try:
-            return condition()
-        except StaleElementReferenceException:
-            return False
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(attempt, message)
 
 
 def authenticator(verified=True):
@@ -143,12 +108,7 @@ def page_assertion():
 
 def main():
     global driver
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=en-US"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_script_timeout(30)   # a WebAuthn call without an authenticator never settles
+    driver = chromium.start()
     state = {}
     status, _, made = http("POST", "/v1/people/invitations", {"role": "therapist", "careTeams": ["physio"], "displayName": "Theo"},
                            token=ADMIN)
@@ -268,18 +228,11 @@ def main():
         assert status == 200, audit
         assert any(r["action"] == "session.signIn.passkey.possibleClone" for r in audit["records"]), audit
 
-    driver.quit()
-    passed = sum(results)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return chromium.finish()
 
 
 if __name__ == "__main__":
     try:
         sys.exit(main())
     finally:
-        if driver:
-            try:
-                driver.quit()
-            except Exception:  # noqa: BLE001
-                pass
+        chromium.quit_quietly()

@@ -14,20 +14,20 @@ import sys
 import tempfile
 import re
 import time
-import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
 from zoneinfo import ZoneInfo
 
-from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
+
+import chromium
+from chromium import check, q, qs, wait
 
 URL = os.environ["CARESYNC_URL"].rstrip("/").replace("://127.0.0.1:", "://localhost:")
 THERAPIST = os.environ["THERAPIST_TOKEN"]
@@ -115,52 +115,19 @@ def statistics(first, last, priority):
 
 
 def make_driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=en-US",
-                     "--window-size=1280,800", "--hide-scrollbars"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_script_timeout(30)   # a WebAuthn call without an authenticator never settles
+    driver = chromium.start("--window-size=1280,800", "--hide-scrollbars")
     # Installed before any page script runs, outside the page's CSP: records every violation the page causes.
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
         "window.__cspViolations = [];"
         "document.addEventListener('securitypolicyviolation',"
         " e => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")})
+    if SHOTS:
+        chromium.on_failure = lambda n: (os.makedirs(SHOTS, exist_ok=True),
+                                         driver.save_screenshot(os.path.join(SHOTS, f"failed-{n}.png")))
     return driver
 
 
 driver = None
-results = []
-
-
-def check(name):
-    """Runs the decorated step now and records whether it passed."""
-    def run(step):
-        try:
-            step()
-            results.append(True)
-            print(f"ok   {name}", flush=True)
-        except Exception as error:  # noqa: BLE001 - every failure is reported, the run goes on
-            results.append(False)
-            print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
-            traceback.print_exc(limit=3)
-            if SHOTS and driver:
-                os.makedirs(SHOTS, exist_ok=True)
-                driver.save_screenshot(os.path.join(SHOTS, f"failed-{len(results)}.png"))
-        return step
-    return run
-
-
-def wait(condition, timeout=20, message=""):
-    """Waits until `condition()` is truthy; a view re-rendered meanwhile (stale element) just means try again."""
-    def attempt(_):
-        try:
-            return condition()
-        except StaleElementReferenceException:
-            return False
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(attempt, message)
 
 
 def act(action, tries=20):
@@ -172,14 +139,6 @@ def act(action, tries=20):
             if n == tries - 1:
                 raise
             time.sleep(0.1)
-
-
-def q(css):
-    return driver.find_element(By.CSS_SELECTOR, css)
-
-
-def qs(css):
-    return driver.find_elements(By.CSS_SELECTOR, css)
 
 
 def js(script, *args):
@@ -886,19 +845,11 @@ def main():
         q("#sign-out").click()
         wait(lambda: q("#sign-in").is_displayed())
 
-    driver.quit()
-    passed = sum(results)
-    failed = len(results) - passed
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return chromium.finish()
 
 
 if __name__ == "__main__":
     try:
         sys.exit(main())
     finally:
-        if driver:
-            try:
-                driver.quit()
-            except Exception:  # noqa: BLE001
-                pass
+        chromium.quit_quietly()
