@@ -49,12 +49,7 @@ import Testing
             $0.rateLimits.waitsPerToken = 0
         }) { server in
             let token = server.tokens.aliceDevice
-            let head = try await server.send("GET", "/v1/patients/alice/changes", token: token)
-            let anchor = try #require(head.json["anchor"]?.stringValue)
-            let poll = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=60 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
-            let polls = try (0..<8).map { _ in try TestHTTPClient(port: server.port, timeout: 90) }
-            for client in polls { client.send(poll) }
-            try await Eventually.until { server.app.api.notifier.waiterCount == 8 }
+            let (_, polls) = try await Self.park(8, on: server)
             let writer = try TestHTTPClient(port: server.port, timeout: 90)  // the last ordinary connection
             try await Eventually.until { server.app.http.connectionCount == 9 }
 
@@ -84,12 +79,7 @@ import Testing
             $0.rateLimits.waitsPerToken = 0
         }) { server in
             let token = server.tokens.aliceDevice
-            let head = try await server.send("GET", "/v1/patients/alice/changes", token: token)
-            let anchor = try #require(head.json["anchor"]?.stringValue)
-            let poll = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=60 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
-            let polls = try (0..<2).map { _ in try TestHTTPClient(port: server.port, timeout: 90) }
-            for client in polls { client.send(poll) }
-            try await Eventually.until { server.app.api.notifier.waiterCount == 2 }
+            let (anchor, polls) = try await Self.park(2, on: server)
             let refused = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)&wait=60", token: token)
             #expect(refused.status == 429 && refused.json["code"]?.stringValue == "tooManyRequests", "\(refused.text)")
             let stream = try await server.send("GET", "/v1/patients/alice/changes", token: token, headers: [("Accept", "text/event-stream")])
@@ -99,5 +89,17 @@ import Testing
             #expect(written.status == 200)
             for client in polls { #expect(try await client.response().status == 200) }
         }
+    }
+
+    /// `count` long polls of alice's device at the head, each on its own connection, parked; answers the head anchor.
+    static func park(_ count: Int, on server: TestServer) async throws -> (anchor: String, polls: [TestHTTPClient]) {
+        let token = server.tokens.aliceDevice
+        let head = try await server.send("GET", "/v1/patients/alice/changes", token: token)
+        let anchor = try #require(head.json["anchor"]?.stringValue)
+        let poll = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=60 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        let polls = try (0..<count).map { _ in try TestHTTPClient(port: server.port, timeout: 90) }
+        for client in polls { client.send(poll) }
+        try await Eventually.until { server.app.api.notifier.waiterCount == count }
+        return (anchor, polls)
     }
 }

@@ -26,8 +26,7 @@ enum ObservationLineWriter {
             if i > 0 { out.append(",") }
             coding(c, into: &out)
         }
-        out.append("],\"text\":")
-        JSONValue.writeString(o.codings.last?.display ?? o.id, into: &out)
+        text("],\"text\":", o.codings.last?.display ?? o.id, into: &out)
         out.append("},")
         if !o.components.isEmpty {
             out.append("\"component\":[")
@@ -41,8 +40,7 @@ enum ObservationLineWriter {
             }
             out.append("],")
         }
-        out.append("\"device\":{\"display\":")
-        JSONValue.writeString(o.source, into: &out)
+        text("\"device\":{\"display\":", o.source, into: &out)
         out.append("},")
         switch o.effective {
         case .instant(let at):
@@ -55,17 +53,14 @@ enum ObservationLineWriter {
             instant(start, into: &out)
             out.append("}")
         }
-        out.append(",\"id\":")
-        JSONValue.writeString(o.id, into: &out)
+        text(",\"id\":", o.id, into: &out)
         identifiers(o, into: &out)
         meta(o, into: &out)
         if o.enteredByTherapist {
-            out.append(",\"performer\":[{\"display\":")
-            JSONValue.writeString(o.source, into: &out)
+            text(",\"performer\":[{\"display\":", o.source, into: &out)
             out.append(",\"type\":\"Practitioner\"}]")
         }
-        out.append(",\"resourceType\":\"Observation\",\"status\":\"final\",\"subject\":{\"reference\":")
-        JSONValue.writeString("Patient/" + o.patient, into: &out)
+        text(",\"resourceType\":\"Observation\",\"status\":\"final\",\"subject\":{\"reference\":", "Patient/" + o.patient, into: &out)
         out.append("}")
         switch o.value {
         case .quantity(let q):
@@ -74,8 +69,7 @@ enum ObservationLineWriter {
         case .concept(let c):
             out.append(",\"valueCodeableConcept\":{\"coding\":[")
             coding(c, into: &out)
-            out.append("],\"text\":")
-            JSONValue.writeString(c.display, into: &out)
+            text("],\"text\":", c.display, into: &out)
             out.append("}")
         case .none: break
         }
@@ -84,18 +78,13 @@ enum ObservationLineWriter {
 
     /// `,"identifier":[…]`: the uuid URN, then the sync identifier with its source as the assigner.
     static func identifiers(_ o: FHIRObservation, into out: inout ByteBuffer) {
-        out.append(",\"identifier\":[{\"system\":")
-        JSONValue.writeString(FHIRSystem.uri, into: &out)
-        out.append(",\"value\":")
-        JSONValue.writeString(o.uuidURN, into: &out)
+        text(",\"identifier\":[{\"system\":", FHIRSystem.uri, into: &out)
+        text(",\"value\":", o.uuidURN, into: &out)
         out.append("}")
         if let sync = o.syncIdentifier {
-            out.append(",{\"assigner\":{\"display\":")
-            JSONValue.writeString(o.source, into: &out)
-            out.append("},\"system\":")
-            JSONValue.writeString(FHIRSystem.syncIdentifier, into: &out)
-            out.append(",\"value\":")
-            JSONValue.writeString(sync, into: &out)
+            text(",{\"assigner\":{\"display\":", o.source, into: &out)
+            text("},\"system\":", FHIRSystem.syncIdentifier, into: &out)
+            text(",\"value\":", sync, into: &out)
             out.append("}")
         }
         out.append("]")
@@ -111,31 +100,24 @@ enum ObservationLineWriter {
             if o.versionId != nil { out.append(",") }
         }
         if let version = o.versionId {
-            out.append("\"versionId\":")
-            JSONValue.writeString(version, into: &out)
+            text("\"versionId\":", version, into: &out)
         }
         out.append("}")
     }
 
     /// A Coding: code, display, system.
     static func coding(_ c: FHIRCoding, into out: inout ByteBuffer) {
-        out.append("{\"code\":")
-        JSONValue.writeString(c.code, into: &out)
-        out.append(",\"display\":")
-        JSONValue.writeString(c.display, into: &out)
-        out.append(",\"system\":")
-        JSONValue.writeString(c.system, into: &out)
+        text("{\"code\":", c.code, into: &out)
+        text(",\"display\":", c.display, into: &out)
+        text(",\"system\":", c.system, into: &out)
         out.append("}")
     }
 
     /// A Quantity: code, system, unit, value.
     static func quantity(_ q: FHIRObservation.Quantity, into out: inout ByteBuffer) {
-        out.append("{\"code\":")
-        JSONValue.writeString(q.code, into: &out)
-        out.append(",\"system\":")
-        JSONValue.writeString(FHIRSystem.ucum, into: &out)
-        out.append(",\"unit\":")
-        JSONValue.writeString(q.unit, into: &out)
+        text("{\"code\":", q.code, into: &out)
+        text(",\"system\":", FHIRSystem.ucum, into: &out)
+        text(",\"unit\":", q.unit, into: &out)
         out.append(",\"value\":")
         JSONValue.writeNumber(q.value, into: &out)
         out.append("}")
@@ -148,5 +130,11 @@ enum ObservationLineWriter {
         RFC3339.write(date, into: &text)
         text.append(UInt8(ascii: "\""))
         out.append(text)
+    }
+
+    /// Appends `prefix` (JSON punctuation and a member name) and then `value` as a JSON string.
+    @inline(__always) static func text(_ prefix: StaticString, _ value: String, into out: inout ByteBuffer) {
+        out.append(prefix)
+        JSONValue.writeString(value, into: &out)
     }
 }
