@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 /// The anchored change feed: one page read in the caller's single read transaction (one snapshot).
@@ -33,7 +34,7 @@ enum PostgresFeedQuery {
         }
         // Each arm walks its (patient, seq) index in order and stops at the limit; the outer sort merges at
         // most twice the limit. Parameters are numbered, so both arms share them.
-        let time = query.writeTimes ? PostgresWriteTimes.sampleColumn : "NULL::bigint"
+        let time = query.writeTimes ? CommitTimes.sampleColumn : "NULL::bigint"
         let rows = try db.query("""
             (SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components,
                     NULL::bigint, \(time)

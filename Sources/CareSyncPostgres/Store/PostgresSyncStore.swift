@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 /// The sync store on PostgreSQL: HealthKit's sync rules (docs/sync-rules.md) over the schema of
@@ -122,12 +123,12 @@ public final class PostgresSyncStore: SyncStore {
 
     /// The highest position committed before `instant`, by the commit times.
     public func position(committedBefore instant: Date) throws -> Int64 {
-        try database.read { try PostgresWriteTimes.position($0, committedBefore: instant) }
+        try database.read { try CommitTimes.position($0, committedBefore: instant) }
     }
 
     /// The write time of the change at `position`.
     public func writeTime(of position: Int64) throws -> Date? {
-        try database.read { try PostgresWriteTimes.writeTime($0, of: position) }
+        try database.read { try CommitTimes.writeTime($0, of: position) }
     }
 
     /// Asks, on the writer connection, whether the server takes writes: not a standby (`pg_is_in_recovery`)
@@ -193,7 +194,7 @@ public final class PostgresSyncStore: SyncStore {
             guard let (count, highest) = try purged.first({ (try $0.int64(0), try $0.optionalInt64(1)) }), let highest else { return 0 }
             let raised = try db.query("UPDATE store_head SET purge_horizon = greatest(purge_horizon, $1) RETURNING purge_horizon",
                                       [.int64(highest)]).first { try $0.int64(0) } ?? highest
-            try PostgresWriteTimes.prune(db, through: raised)
+            try CommitTimes.prune(db, through: raised)
             return Int(count)
         }
     }

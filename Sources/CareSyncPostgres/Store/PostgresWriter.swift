@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 /// The sync store's writes on PostgreSQL, inside one open write transaction that holds the store's head
@@ -69,7 +70,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
         longest = [:]
         if let head, head != startHead {
             try ordering.finish(db, head: head)
-            try PostgresWriteTimes.record(db, head: head, latestNow: latestNow)
+            try CommitTimes.record(db, head: head, latestNow: latestNow)
         }
     }
 

@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 extension FeedQuery {
@@ -55,7 +56,7 @@ extension FeedQuery {
         /// a sort of the whole history.
         func rows(after: Int64, limit: Int, db: Connection) throws -> FeedRows {
             let (values, limitIndex) = values(after: after, last: limit + 1)
-            let (timeColumn, noTime) = writeTimes ? (", " + WriteTimeQueries.sampleColumn, ", NULL") : ("", "")
+            let (timeColumn, noTime) = writeTimes ? (", " + CommitTimes.sampleColumn, ", NULL") : ("", "")
             let sql = """
                 SELECT 0, seq, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata, second_value, components\(timeColumn)
                   FROM samples INDEXED BY samples_feed WHERE patient = ?1 AND seq > ?2\(conditions)

@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 /// The sync store on SQLite: HealthKit's sync rules (docs/sync-rules.md) over the schema of
@@ -77,7 +78,7 @@ public final class SQLiteSyncStore: SyncStore {
         try writer.recordSpans()
         try writer.recordChecksums()
         let head = try StoreQueries.head(db)
-        if head != before { try WriteTimeQueries.record(db, head: head, latestNow: writer.latestNow) }
+        if head != before { try CommitTimes.record(db, head: head, latestNow: writer.latestNow) }
         let changed = head == before ? [] : try db.fetchAll(
             "SELECT DISTINCT patient FROM change_log WHERE seq > ?", [.integer(before)]) { $0.string(0) }
         try OutboxQueries.record(db, patients: changed, head: head, storeID: storeID, now: Date())
@@ -111,12 +112,12 @@ public final class SQLiteSyncStore: SyncStore {
 
     /// The highest position committed before `instant`, by the commit times.
     public func position(committedBefore instant: Date) throws -> Int64 {
-        try database.read { try WriteTimeQueries.position($0, committedBefore: instant) }
+        try database.read { try CommitTimes.position($0, committedBefore: instant) }
     }
 
     /// The write time of the change at `position`.
     public func writeTime(of position: Int64) throws -> Date? {
-        try database.read { try WriteTimeQueries.writeTime($0, of: position) }
+        try database.read { try CommitTimes.writeTime($0, of: position) }
     }
 
     /// Begins and commits an empty write transaction: the writer connection works and can take the write lock.
@@ -157,7 +158,7 @@ public final class SQLiteSyncStore: SyncStore {
             try StoreQueries.setMeta(db, "purge_horizon", String(newHorizon))
             // The log below the horizon serves no reader any more; AUTOINCREMENT still never reuses its numbers.
             try db.execute("DELETE FROM change_log WHERE seq <= ?", [.integer(newHorizon)])
-            try WriteTimeQueries.prune(db, through: newHorizon)
+            try CommitTimes.prune(db, through: newHorizon)
             return purged
         }
     }
