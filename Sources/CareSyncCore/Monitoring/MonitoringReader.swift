@@ -28,7 +28,7 @@ public struct MonitoringReader: Sendable {
                              from first: CalendarDay, through last: CalendarDay) throws -> Set<CalendarDay> {
         var starts: [Date] = []
         for source in Set(devices.map(\.source)).sorted() {
-            starts += try status.liveStarts(patient: patient, source: source, types: readable, from: first.start(in: zone))
+            starts += try status.store.sampleStarts(patient: patient, source: source, types: readable, from: first.start(in: zone))
         }
         return DeviceDays.days(starting: starts, in: zone, from: first, through: last)
     }

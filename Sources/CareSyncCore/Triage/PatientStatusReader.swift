@@ -1,7 +1,8 @@
 import Foundation
 
-/// Computes `PatientStatus` from what the stores already answer: the feed (filtered by source, type and time), the
-/// statistics engine, and the audit log for the server time of each device's last write (docs/status.md).
+/// Computes `PatientStatus` from what the stores answer: each source's sample starts in the window and the latest walks
+/// (`SyncStore.sampleStarts`, `newestSamples`), the statistics engine, and the audit log for the server time of each
+/// device's last write (docs/status.md).
 public struct PatientStatusReader: Sendable {
     /// The samples.
     public let store: any SyncStore
@@ -25,7 +26,7 @@ public struct PatientStatusReader: Sendable {
         var sources: [SourceStatus] = []
         var starts: [Date] = []
         for source in bySource.keys.sorted() {
-            let own = try liveStarts(patient: patient.id, source: source, types: readable, from: from)
+            let own = try store.sampleStarts(patient: patient.id, source: source, types: readable, from: from)
             starts += own
             let received = try bySource[source, default: []].compactMap { try lastReceived(patient: patient.id, token: $0.id) }.max()
             // A source none of whose tokens still works (revoked, expired) is not expected to sync: never silent.
@@ -52,11 +53,6 @@ public struct PatientStatusReader: Sendable {
 
     /// Whether `type` is within `readable` (nil: every type).
     static func mayRead(_ type: SampleType, _ readable: Set<SampleType>?) -> Bool { readable?.contains(type) ?? true }
-
-    /// The starts of the source's live samples (of readable types) at or after `from` (`SyncStore.sampleStarts`).
-    func liveStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date] {
-        try store.sampleStarts(patient: patient, source: source, types: types, from: from)
-    }
 
     /// The time of the newest successful sample write by `token` for `patient` in the audit log, within the scan limit.
     func lastReceived(patient: String, token: String) throws -> Date? {
