@@ -31,24 +31,8 @@ extension Anchor {
         return Self.base64URL(bytes)
     }
 
-    /// Base64url of `bytes` without padding (RFC 4648 §5), written directly: it is on every write's answer.
-    public static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var i = 0
-        while i + 3 <= bytes.count {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            for shift in [18, 12, 6, 0] { out.append(alphabet[Int(n >> UInt32(shift) & 63)]) }
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest > 0 {
-            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-            for shift in [18, 12, 6].prefix(rest + 1) { out.append(alphabet[Int(n >> UInt32(shift) & 63)]) }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// Base64url of `bytes` without padding (RFC 4648 §5).
+    public static func base64URL(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 
     /// Decodes a client's anchor for the store `expectedStoreID`; throws `SyncError.invalidAnchor`.
     public init(encoded text: String, expectedStoreID: String) throws {
@@ -58,12 +42,8 @@ extension Anchor {
 
     /// Decodes any well-formed anchor, whatever its store; nil when malformed.
     public static func decode(_ text: String) -> Anchor? {
-        guard !text.isEmpty, text.utf8.count <= 400, text.utf8.count % 4 != 1,
-              text.utf8.allSatisfy({ isBase64URL($0) }) else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: standard) else { return nil }
-        let bytes = [UInt8](data)
+        guard !text.isEmpty, text.utf8.count <= 400, Base64URL.isAlphabet(text),
+              let bytes = Base64URL.decode(text) else { return nil }
         let header = 18
         guard bytes.count >= header + 4, bytes[0] == formatVersion else { return nil }
         let idCount = Int(bytes[header - 1])
@@ -81,10 +61,6 @@ extension Anchor {
         let anchor = Anchor(storeID: id, sequence: int64(at: 1), horizon: int64(at: 9))
         guard anchor.sequence >= 0, anchor.horizon >= 0, anchor.encoded == text else { return nil }
         return anchor
-    }
-
-    private static func isBase64URL(_ c: UInt8) -> Bool {
-        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
     }
 
     /// FNV-1a, 32 bits: catches typos and truncation, not forgery (the store id and bounds checks do the rest).

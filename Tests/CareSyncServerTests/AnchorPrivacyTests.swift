@@ -21,7 +21,7 @@ import Testing
     @Test func anAlteredForgedOrForeignSealedAnchorIsInvalid() throws {
         let wire = AnchorWire(key: Self.key)
         let sealed = wire.encode(Anchor(storeID: "store", sequence: 12))
-        var bytes = try #require(AnchorWire.base64URLDecode(sealed))
+        var bytes = try #require(Base64URL.decode(sealed))
         bytes[20] ^= 1
         for text in [Anchor.base64URL(bytes), AnchorWire(key: Array(repeating: 8, count: 32)).encode(Anchor(storeID: "store", sequence: 12)),
                      Anchor.base64URL([2] + Array(repeating: 0, count: 60)), "Ag", String(sealed.dropLast(3))] {

@@ -6,6 +6,8 @@
 #   bench/api/door.sh [seconds]         (default 20; needs wrk and nginx: apt-get install wrk nginx-light)
 #   ROUNDS=3 PATH_UNDER_TEST=/healthz CONNECTIONS=64
 #   BENCH_BINS="main=/tmp/caresync-main door=.build/release/caresync" compares builds in the same run
+#   READ=feed: the authorized read instead: an empty feed page (GET /v1/patients/reader/changes?anchor=<head>) with
+#   a device token, against nginx answering the same path with a 40-byte body
 # Loopback only. Figures go to stdout and bench/out/door/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,6 +15,12 @@ seconds="${1:-20}"
 rounds="${ROUNDS:-2}"
 connections="${CONNECTIONS:-64}"
 target="${PATH_UNDER_TEST:-/healthz}"
+read_kind="${READ:-door}"
+nginx_body='{"status":"ok"}'
+if [ "$read_kind" = feed ]; then
+  target=/v1/patients/reader/changes
+  nginx_body='{"samples":[],"deletedObjects":[],"anchor":"x"}'
+fi
 out=bench/out/door
 rm -rf "$out"; mkdir -p "$out/nginx"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -38,7 +46,7 @@ http {
   keepalive_timeout 75s;
   server {
     listen 127.0.0.1:$nginx_port;
-    location $target { default_type application/json; return 200 '{"status":"ok"}'; }
+    location $target { default_type application/json; return 200 '$nginx_body'; }
   }
 }
 CONF
@@ -51,10 +59,15 @@ nginx_pid=$!
 pids+=("$nginx_pid")
 
 # One `caresync serve` per build, each on a fresh database, with the default configuration.
-names=(); declare -A server_pid server_port
+names=(); declare -A server_pid server_port query header
 for entry in $BENCH_BINS; do
   name="${entry%%=*}"; bin="${entry#*=}"
   mkdir -p "$out/$name"
+  if [ "$read_kind" = feed ]; then
+    CARESYNC_DATABASE="$PWD/$out/$name/caresync.sqlite" "$bin" patient create reader >/dev/null
+    CARESYNC_DATABASE="$PWD/$out/$name/caresync.sqlite" "$bin" token create --role device --patient reader \
+      2>/dev/null > "$out/$name/token"
+  fi
   CARESYNC_DATABASE="$PWD/$out/$name/caresync.sqlite" "$bin" serve --port 0 >"$out/$name/stdout" 2>"$out/$name/log" &
   server_pid[$name]=$!
   pids+=("${server_pid[$name]}")
@@ -62,6 +75,16 @@ for entry in $BENCH_BINS; do
   server_port[$name]="$(sed -n 's/^listening on http:\/\/127.0.0.1://p' "$out/$name/stdout")"
   [ -n "${server_port[$name]}" ] || { echo "$name: caresync serve did not start"; cat "$out/$name/log"; exit 1; }
   names+=("$name")
+  if [ "$read_kind" = feed ]; then
+    base="http://127.0.0.1:${server_port[$name]}/v1/patients/reader"
+    auth="Authorization: Bearer $(cat "$out/$name/token")"
+    curl -fsS -o /dev/null -X POST -H "$auth" -H 'Content-Type: application/json' \
+      -d '{"samples":[{"type":"stepCount","value":5,"unit":"count","start":"2020-06-18T09:00:00Z","end":"2020-06-18T09:30:00Z"}]}' \
+      "$base/samples"
+    head_anchor="$(curl -fsS -H "$auth" "$base/changes?limit=10" | python3 -c 'import json,sys; print(json.load(sys.stdin)["anchor"])')"
+    query[$name]="?anchor=$head_anchor"
+    header[$name]="$auth"
+  fi
 done
 sleep 1
 curl -fsS "http://127.0.0.1:$nginx_port$target" >/dev/null
@@ -74,11 +97,13 @@ cpu_ticks() { # pids...: user+system clock ticks of the processes
 declare -A served
 run_wrk() { # name port round pids...
   local name=$1 port=$2 round=$3; shift 3
-  wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port$target" > "$out/warmup-$name-$round.txt"  # warm-up
+  local address="http://127.0.0.1:$port$target${query[$name]:-}" auth=(-H "${header[$name]:-X-Bench: 1}")
+  wrk -t2 -c"$connections" -d2s "${auth[@]}" "$address" > "$out/warmup-$name-$round.txt"  # warm-up
   local before; before=$(cpu_ticks "$@")
-  wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$port$target" > "$out/wrk-$name-$round.txt"
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency "${auth[@]}" "$address" > "$out/wrk-$name-$round.txt"
   local after; after=$(cpu_ticks "$@")
   local count; count=$(awk '/requests in/ {print $1}' "$out/wrk-$name-$round.txt")
+  if grep -q 'Non-2xx' "$out/wrk-$name-$round.txt"; then echo "$name: answers other than 2xx"; cat "$out/wrk-$name-$round.txt"; exit 1; fi
   served[$name]=$(( ${served[$name]:-0} + count + $(awk '/requests in/ {print $1}' "$out/warmup-$name-$round.txt") ))
   python3 -c "import sys; print('%.2f' % (int(sys.argv[1]) * 1e6 / $(getconf CLK_TCK) / int(sys.argv[2])))" \
     "$(( after - before ))" "$count" > "$out/cpu-$name-$round.txt"

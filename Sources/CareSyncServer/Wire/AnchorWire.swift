@@ -36,23 +36,10 @@ public struct AnchorWire: Sendable {
     /// is acceptable is the store's call (a restored backup still honours its old id up to the backup).
     public func decode(_ text: String) throws(HTTPError) -> Anchor {
         if text.hasPrefix("AQ"), let legacy = Anchor.decode(text) { return legacy }
-        guard text.utf8.count <= 600, let bytes = Self.base64URLDecode(text), bytes.first == Self.sealedVersion,
+        guard text.utf8.count <= 600, Base64URL.isAlphabet(text), let bytes = Base64URL.decode(text), bytes.first == Self.sealedVersion,
               let box = try? AES.GCM.SealedBox(combined: bytes.dropFirst()),
               let plain = try? AES.GCM.open(box, using: key),
               let anchor = Anchor.decode(String(decoding: plain, as: UTF8.self)) else { throw .invalidAnchor }
         return anchor
     }
-
-    /// The bytes of unpadded base64url text, or nil.
-    static func base64URLDecode(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0.isBase64URL }), text.utf8.count % 4 != 1 else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
-    }
-}
-
-private extension UInt8 {
-    /// Whether the byte is in base64url's alphabet.
-    var isBase64URL: Bool { (65...90).contains(self) || (97...122).contains(self) || (48...57).contains(self) || self == 45 || self == 95 }
 }
