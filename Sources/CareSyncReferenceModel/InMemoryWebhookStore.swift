@@ -154,25 +154,30 @@ public final class InMemoryWebhookStore: WebhookStore {
         }
     }
 
-    public func record(_ attempt: WebhookAttempt) throws {
+    public func record(_ attempts: [WebhookAttempt]) throws {
         state.withLock { s in
-            guard var sub = s[attempt.subscriptionID], var d = sub.deliveries[attempt.sequence], d.state == .pending else { return }
-            d.attempts += 1
-            d.firstAttemptAt = d.firstAttemptAt ?? attempt.time
-            switch attempt.outcome {
-            case .delivered:
-                d.state = .delivered; d.completedAt = attempt.time
-                sub.lastDelivered = attempt.sequence; sub.failingSince = nil
-            case .retry(let at):
-                d.nextAttemptAt = at
-                sub.failingSince = sub.failingSince ?? attempt.time
-            case .failed:
-                d.state = .failed; d.completedAt = attempt.time
-                sub.failingSince = sub.failingSince ?? attempt.time
-            }
-            sub.deliveries[attempt.sequence] = d
-            s[attempt.subscriptionID] = sub
+            for attempt in attempts { Self.record(attempt, in: &s) }
         }
+    }
+
+    /// Records one attempt in the state.
+    private static func record(_ attempt: WebhookAttempt, in s: inout [String: Subscription]) {
+        guard var sub = s[attempt.subscriptionID], var d = sub.deliveries[attempt.sequence], d.state == .pending else { return }
+        d.attempts += 1
+        d.firstAttemptAt = d.firstAttemptAt ?? attempt.time
+        switch attempt.outcome {
+        case .delivered:
+            d.state = .delivered; d.completedAt = attempt.time
+            sub.lastDelivered = attempt.sequence; sub.failingSince = nil
+        case .retry(let at):
+            d.nextAttemptAt = at
+            sub.failingSince = sub.failingSince ?? attempt.time
+        case .failed:
+            d.state = .failed; d.completedAt = attempt.time
+            sub.failingSince = sub.failingSince ?? attempt.time
+        }
+        sub.deliveries[attempt.sequence] = d
+        s[attempt.subscriptionID] = sub
     }
 
     public func purgeDeliveries(completedBefore before: Date) throws -> Int {

@@ -36,8 +36,14 @@ public protocol WebhookStore: Sendable {
     func fanOut(limit: Int, maxPending: Int, now: Date) throws -> Int
     /// The oldest pending delivery of every unpaused subscription: nothing later goes out before it.
     func heads() throws -> [WebhookDelivery]
-    /// Records an attempt on a pending delivery (ignored when it is no longer pending: replayed, or deleted).
-    func record(_ attempt: WebhookAttempt) throws
+    /// Records attempts in one transaction, each on a pending delivery (ignored when it is no longer pending:
+    /// replayed, or deleted). The dispatcher hands over every outcome that ended while the last commit ran.
+    func record(_ attempts: [WebhookAttempt]) throws
     /// Forgets delivered and failed deliveries completed before `before` (they can no longer be replayed).
     func purgeDeliveries(completedBefore before: Date) throws -> Int
+}
+
+extension WebhookStore {
+    /// Records one attempt (`record(_:)` of one).
+    public func record(_ attempt: WebhookAttempt) throws { try record([attempt]) }
 }

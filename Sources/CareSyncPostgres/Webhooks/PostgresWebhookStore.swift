@@ -173,30 +173,8 @@ public final class PostgresWebhookStore: WebhookStore {
         }
     }
 
-    public func record(_ attempt: WebhookAttempt) throws {
-        try database.write { db in
-            let t = SyncRules.milliseconds(attempt.time)
-            let (state, next): (String, Int64?) = switch attempt.outcome {
-            case .delivered: ("delivered", nil)
-            case .retry(let at): ("pending", SyncRules.milliseconds(at))
-            case .failed: ("failed", nil)
-            }
-            let updated = try db.query("""
-                UPDATE webhook_deliveries SET state = $1, attempts = attempts + 1, first_attempt_at_ms = coalesce(first_attempt_at_ms, $2),
-                  next_attempt_at_ms = coalesce($3, next_attempt_at_ms), last_status = $4, last_error = $5,
-                  completed_at_ms = CASE WHEN $1 = 'pending' THEN NULL ELSE $2 END
-                WHERE subscription_id = $6 AND sequence = $7 AND state = 'pending'
-                """, [.text(state), .int64(t), .int64(next), .int64(attempt.status.map(Int64.init)), .text(attempt.error),
-                      .text(attempt.subscriptionID), .int64(attempt.sequence)]).affected
-            guard updated == 1 else { return }
-            if attempt.outcome == .delivered {
-                try db.query("UPDATE webhook_subscriptions SET last_delivered_sequence = $1, failing_since_ms = NULL WHERE id = $2",
-                             [.int64(attempt.sequence), .text(attempt.subscriptionID)])
-            } else {
-                try db.query("UPDATE webhook_subscriptions SET failing_since_ms = coalesce(failing_since_ms, $1) WHERE id = $2",
-                             [.int64(t), .text(attempt.subscriptionID)])
-            }
-        }
+    public func record(_ attempts: [WebhookAttempt]) throws {
+        try database.write { db in try PostgresDialect.webhooks.record(db, attempts) }
     }
 
     public func purgeDeliveries(completedBefore before: Date) throws -> Int {

@@ -9,7 +9,8 @@ import Synchronization
 /// `WebhookBackoff` until `retryForHours` after the first attempt, then marked failed and the next goes on.
 ///
 /// Every step is recorded in the store before the next, so a process killed at any point redelivers at most the
-/// attempt it was making (at-least-once). It wakes on the first commit that changed a feed since its last fan-out
+/// attempt it was making per subscription (at-least-once); outcomes that end together share one commit
+/// (`WebhookOutcomeRecorder`). It wakes on the first commit that changed a feed since its last fan-out
 /// (`ChangeNotifier.onSignal`), when an attempt ends, when the next retry falls due, and at least every
 /// `pollInterval` (changes committed by other PostgreSQL instances, admin actions). It does all this only while its
 /// instance holds the `LeasedJob.webhooks` lease: one dispatcher per database, however many instances.
@@ -34,6 +35,8 @@ public final class WebhookDispatcher: Sendable {
     private let resolve: WebhookAddressGuard.Resolver
     private let pollInterval: Duration
     private let doorbell = Doorbell()
+    /// Stores attempt outcomes, many in one commit.
+    private let outcomes: WebhookOutcomeRecorder
     /// Set by every commit that changed a feed: the outbox has something to fan out.
     private let committed = Atomic<Bool>(true)
     private let loop = Mutex<Task<Void, Never>?>(nil)
@@ -66,6 +69,7 @@ public final class WebhookDispatcher: Sendable {
         self.pollInterval = pollInterval; self.clock = clock; self.random = random
         self.resolve = resolve
         client = WebhookHTTPClient(timeout: settings.timeout)
+        outcomes = WebhookOutcomeRecorder(store: store, executor: executor, logger: logger)
         // Only the first commit since the last fan-out rings: under ingest, thousands of commits a second would
         // otherwise wake the job as often, each time to find the fan-out spacing not yet passed.
         notifier?.onSignal { [weak self] _ in
@@ -188,12 +192,7 @@ public final class WebhookDispatcher: Sendable {
             "webhook.outcome": .string(name), "webhook.status": .string(result.status.map(String.init) ?? "none"),
             "webhook.error": .string(result.error ?? ""),
         ])
-        do {
-            let store = self.store
-            try await executor.run { try store.record(attempt) }
-        } catch {
-            logger.error("webhooks.record_failed", metadata: ["error.type": "\(type(of: error))"])
-        }
+        await outcomes.record(attempt)
     }
 
     /// Checks the address again (one lookup), signs and POSTs to the addresses that lookup answered.

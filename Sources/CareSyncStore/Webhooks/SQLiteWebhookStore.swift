@@ -172,32 +172,8 @@ public final class SQLiteWebhookStore: WebhookStore {
         }
     }
 
-    public func record(_ attempt: WebhookAttempt) throws {
-        try database.write { db in
-            let key: [SQLValue] = [.text(attempt.subscriptionID), .integer(attempt.sequence)]
-            guard try db.scalarInt64("SELECT 1 FROM webhook_deliveries WHERE subscription_id = ? AND sequence = ? AND state = 'pending'",
-                                     key) != nil else { return }
-            let t = SyncRules.milliseconds(attempt.time)
-            let (state, next): (String, Int64?) = switch attempt.outcome {
-            case .delivered: ("delivered", nil)
-            case .retry(let at): ("pending", SyncRules.milliseconds(at))
-            case .failed: ("failed", nil)
-            }
-            try db.execute("""
-                UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, first_attempt_at_ms = coalesce(first_attempt_at_ms, ?),
-                  next_attempt_at_ms = coalesce(?, next_attempt_at_ms), last_status = ?, last_error = ?,
-                  completed_at_ms = CASE WHEN ? = 'pending' THEN NULL ELSE ? END
-                WHERE subscription_id = ? AND sequence = ?
-                """, [.text(state), .integer(t), .integer(next), .integer(attempt.status.map(Int64.init)), .text(attempt.error),
-                      .text(state), .integer(t)] + key)
-            if attempt.outcome == .delivered {
-                try db.execute("UPDATE webhook_subscriptions SET last_delivered_sequence = ?, failing_since_ms = NULL WHERE id = ?",
-                               [.integer(attempt.sequence), .text(attempt.subscriptionID)])
-            } else {
-                try db.execute("UPDATE webhook_subscriptions SET failing_since_ms = coalesce(failing_since_ms, ?) WHERE id = ?",
-                               [.integer(t), .text(attempt.subscriptionID)])
-            }
-        }
+    public func record(_ attempts: [WebhookAttempt]) throws {
+        try database.write { db in try SQLiteDialect.webhooks.record(db, attempts) }
     }
 
     public func purgeDeliveries(completedBefore before: Date) throws -> Int {
