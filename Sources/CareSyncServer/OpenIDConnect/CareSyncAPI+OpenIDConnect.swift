@@ -1,3 +1,4 @@
+import CareSyncCore
 import Foundation
 
 extension CareSyncAPI {
