@@ -40,8 +40,8 @@ struct LeasedJobServerTests {
                 expired.expectProblem(410, "anchorExpired")
             }
             let (keeper, idle) = try servers.holderAndOther(of: .idempotencyExpiry)
-            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: idle.logger).runOnce(now: Self.later()) == nil)
-            #expect(try IdempotencyExpiryJob(store: keeper.api.store, logger: keeper.logger).runOnce(now: Self.later()) == 1)
+            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: idle.logger).runOnce(now: Self.later.now()) == nil)
+            #expect(try IdempotencyExpiryJob(store: keeper.api.store, logger: keeper.logger).runOnce(now: Self.later.now()) == 1)
         }
     }
 
@@ -53,7 +53,7 @@ struct LeasedJobServerTests {
             let other = try servers.holderAndOther(of: .retention).other
             #expect(try RetentionJob(store: other.api.store, retentionDays: 1, logger: logger, clock: Self.later).runOnce() == nil)
             let idle = try servers.holderAndOther(of: .idempotencyExpiry).other
-            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: logger).runOnce(now: Self.later()) == nil)
+            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: logger).runOnce(now: Self.later.now()) == nil)
             let skipped = collector.lines.filter { $0.contains("job.skipped") }
             #expect(skipped.count == 2 && skipped[0].contains("retention") && skipped[1].contains("idempotency-expiry"), "\(skipped)")
             // Nothing purged: the tombstone is still in the feed after the old anchor.
