@@ -88,11 +88,11 @@ let package = Package(
         // Statistics benchmark: engine alone and store fetch + engine (release build; see docs/benchmarks.md).
         .executableTarget(name: "caresync-stats-bench", dependencies: ["CareSyncCore", "CareSyncStore"], path: "bench/stats"),
 
-        // What every test target shares: polling with a deadline.
-        .target(name: "CareSyncTestSupport", path: "Tests/CareSyncTestSupport"),
+        // What every test target shares: polling with a deadline, the hand-moved clock.
+        .target(name: "CareSyncTestSupport", dependencies: ["CareSyncCore"], path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncJSONTests", dependencies: ["CareSyncJSON"]),
         .testTarget(name: "CareSyncCoreTests", dependencies: [
-            "CareSyncCore", "CareSyncReferenceModel",
+            "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ], exclude: ["Passkeys/Fixtures"]),

@@ -35,7 +35,7 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(port)\n".utf8))
                 // On the terminal only, never in the log: whoever can read this line can become an admin.
                 do {
-                    if let link = try FirstRun.firstAdminLink(people: app.api.people, origin: configuration.linkOrigin(port: port), now: Date()) {
+                    if let link = try FirstRun.firstAdminLink(people: app.api.people, origin: configuration.linkOrigin(port: port), now: app.api.clock.now()) {
                         FileHandle.standardOutput.write(Data("no one can sign in yet; open this one-time link to become the first admin: \(link)\n".utf8))
                     }
                 } catch {

@@ -188,7 +188,8 @@ import CareSyncTestSupport
             #expect(caughtUp - opened >= .milliseconds(1_500), "the anchor came \(caughtUp - opened) after opening")
             stream.close()
 
-            try RetentionJob(store: api.store, retentionDays: server.app.configuration.tombstoneRetentionDays, metrics: api.metrics).runOnce()
+            try RetentionJob(store: api.store, retentionDays: server.app.configuration.tombstoneRetentionDays, metrics: api.metrics,
+                             clock: api.clock).runOnce()
             let stale = try await server.send("GET", Self.changes + "?anchor=\(firstAnchor)", token: heartRate)
             stale.expectProblem(410, "anchorExpired")
             let kept = try await server.send("GET", Self.changes + "?anchor=\(head)", token: heartRate)

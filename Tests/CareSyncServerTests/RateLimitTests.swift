@@ -1,15 +1,16 @@
+import CareSyncCore
 import CareSyncHTTP
+import CareSyncTestSupport
 import Foundation
-import Synchronization
 import Testing
 @testable import CareSyncServer
 
 /// Per-token request budgets and per-address failed-authentication budgets (429 with Retry-After).
 @Suite struct RateLimitTests {
     @Test func aTokenOverItsBudgetIsRefusedWhileAnotherTokenOnThePatientIsServed() async throws {
-        // Time stands still for the limiters: however slow the machine, no request is earned back mid-test.
-        let frozen = ContinuousClock.now
-        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+        // Time stands still (the server's one clock, frozen): however slow the machine, no request is earned back mid-test.
+        let frozen = ManualClock()
+        try await TestServer.with(clock: frozen.serverClock, configure: { configuration in
             configuration.rateLimits.tokenRequestsPerSecond = 1
             configuration.rateLimits.tokenBurst = 3
         }) { server in
@@ -28,8 +29,8 @@ import Testing
     }
 
     @Test func repeatedFailedAuthenticationFromOneAddressIsSlowed() async throws {
-        let frozen = ContinuousClock.now
-        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+        let frozen = ManualClock()
+        try await TestServer.with(clock: frozen.serverClock, configure: { configuration in
             configuration.rateLimits.failedAuthPerMinute = 1
             configuration.rateLimits.failedAuthBurst = 2
         }) { server in
@@ -49,8 +50,8 @@ import Testing
     }
 
     @Test func concurrentBadTokensFromOneAddressGetNoMoreThanTheBurstOf401s() async throws {
-        let frozen = ContinuousClock.now
-        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+        let frozen = ManualClock()
+        try await TestServer.with(clock: frozen.serverClock, configure: { configuration in
             configuration.rateLimits.failedAuthPerMinute = 1
             configuration.rateLimits.failedAuthBurst = 5
         }) { (server: TestServer) async throws in
@@ -64,8 +65,8 @@ import Testing
     }
 
     @Test func goodTokensGiveBackTheirReservation() async throws {
-        let frozen = ContinuousClock.now
-        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+        let frozen = ManualClock()
+        try await TestServer.with(clock: frozen.serverClock, configure: { configuration in
             configuration.rateLimits.failedAuthPerMinute = 1
             configuration.rateLimits.failedAuthBurst = 2
         }) { (server: TestServer) async throws in
@@ -81,8 +82,8 @@ import Testing
     }
 
     @Test func authenticationWithoutAClientAddressIsLimitedToo() async throws {
-        let frozen = ContinuousClock.now
-        try await TestServer.with(rateLimitClock: { frozen }, configure: { configuration in
+        let frozen = ManualClock()
+        try await TestServer.with(clock: frozen.serverClock, configure: { configuration in
             configuration.rateLimits.failedAuthPerMinute = 1
             configuration.rateLimits.failedAuthBurst = 3
         }) { (server: TestServer) async throws in
@@ -100,20 +101,20 @@ import Testing
     }
 
     @Test func aBucketRefillsAtItsRateAndForgetsFullBuckets() {
-        let now = Mutex(ContinuousClock.now)
-        let limiter = RateLimiter(perSecond: 2, burst: 2, maxKeys: 2, clock: { now.withLock { $0 } })
+        let clock = ManualClock()
+        let limiter = RateLimiter(perSecond: 2, burst: 2, maxKeys: 2, clock: clock.serverClock)
         #expect(limiter.spend("a") == nil)
         #expect(limiter.spend("a") == nil)
         #expect(limiter.spend("a") == 1)
         #expect(limiter.wait(for: "a") == 1)
-        now.withLock { $0 += .milliseconds(500) }
+        clock.advance(by: 0.5)
         #expect(limiter.spend("a") == nil)
         #expect(limiter.spend("b") == nil)
-        now.withLock { $0 += .seconds(10) }
+        clock.advance(by: 10)
         // "a" and "b" have refilled: adding a third key forgets them instead of growing past the bound.
         #expect(limiter.spend("c") == nil)
         #expect(limiter.keyCount == 1)
-        #expect(RateLimiter(perSecond: 0, burst: 1).spend("x") == nil)
+        #expect(RateLimiter(perSecond: 0, burst: 1, clock: .system).spend("x") == nil)
     }
 
     @Test(arguments: [("127.0.0.1:5123", "127.0.0.1"), ("[::1]:5123", "[::1]"), ("10.0.0.1", "10.0.0.1")])

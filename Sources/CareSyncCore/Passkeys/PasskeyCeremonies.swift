@@ -10,15 +10,14 @@ public struct PasskeyCeremonies: Sendable {
     public let challenges: PasskeyChallenges
     /// Registered credentials.
     public let store: any PasskeyStore
-    private let now: @Sendable () -> Date
+    private let clock: ServerClock
 
-    /// Ceremonies for `relyingParty` over `store`; `now` stamps created and last-used times.
-    public init(relyingParty: PasskeyRelyingParty, challenges: PasskeyChallenges, store: any PasskeyStore,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    /// Ceremonies for `relyingParty` over `store`; `clock`'s wall time stamps created and last-used times.
+    public init(relyingParty: PasskeyRelyingParty, challenges: PasskeyChallenges, store: any PasskeyStore, clock: ServerClock) {
         self.verifier = PasskeyVerifier(relyingParty: relyingParty)
         self.challenges = challenges
         self.store = store
-        self.now = now
+        self.clock = clock
     }
 
     /// Starts registering a passkey for `personID`: reuses the user handle of the person's passkeys (a fresh random one
@@ -43,7 +42,7 @@ public struct PasskeyCeremonies: Sendable {
         let credential = PasskeyCredential(
             credentialID: verified.credentialID, personID: personID, userHandle: userHandle, publicKeyCOSE: verified.publicKeyCOSE,
             algorithm: verified.algorithm.rawValue, signCount: verified.signCount, aaguid: verified.aaguid,
-            backupEligible: verified.backupEligible, backedUp: verified.backedUp, name: name, createdAt: now())
+            backupEligible: verified.backupEligible, backedUp: verified.backedUp, name: name, createdAt: clock.now())
         do { try store.insertPasskey(credential) } catch PasskeyStoreError.alreadyExists { throw PasskeyError.credentialAlreadyRegistered }
         return credential
     }
@@ -60,7 +59,7 @@ public struct PasskeyCeremonies: Sendable {
         guard case .signIn = try challenges.consume(clientData.challenge) else { throw PasskeyError.unknownChallenge }
         guard var credential = try store.passkey(credentialID: response.credentialID) else { throw PasskeyError.unknownCredential }
         let verified = try verifier.verifyAssertion(response, challenge: clientData.challenge, credential: credential)
-        let at = now()
+        let at = clock.now()
         // Another sign-in with the same counter value won the race: this one is a replay or a clone.
         guard try store.recordPasskeyUse(credentialID: credential.credentialID, expectedSignCount: credential.signCount,
                                          signCount: verified.signCount, backedUp: verified.backedUp, at: at) else {

@@ -18,7 +18,7 @@ public final class PasskeyChallenges: Sendable {
     public let lifetime: TimeInterval
     /// How many ceremonies may be pending at once.
     public let capacity: Int
-    private let now: @Sendable () -> Date
+    private let clock: ServerClock
     /// Makes `count` random bytes: the system's cryptographically secure generator unless a test injects another.
     let randomBytes: @Sendable (Int) -> [UInt8]
     /// Pending ceremonies by SHA-256 of their challenge: a lookup reveals nothing usable about a challenge's bytes,
@@ -31,13 +31,13 @@ public final class PasskeyChallenges: Sendable {
         let expiresAt: Date
     }
 
-    /// An empty store reading the time from `now`; tests inject a clock, and may inject `random` to replay recorded
-    /// browser ceremonies.
-    public init(lifetime: TimeInterval = 300, capacity: Int = 10_000, now: @escaping @Sendable () -> Date = { Date() },
+    /// An empty store reading wall time from `clock`; tests inject a hand-moved one, and may inject `random` to replay
+    /// recorded browser ceremonies.
+    public init(lifetime: TimeInterval = 300, capacity: Int = 10_000, clock: ServerClock,
                 random: @escaping @Sendable (Int) -> [UInt8] = PasskeyChallenges.systemRandom) {
         self.lifetime = lifetime
         self.capacity = capacity
-        self.now = now
+        self.clock = clock
         self.randomBytes = random
     }
 
@@ -50,7 +50,7 @@ public final class PasskeyChallenges: Sendable {
     /// A fresh challenge for `ceremony`; `tooManyPendingCeremonies` when `capacity` unexpired ones are pending.
     public func issue(for ceremony: PasskeyCeremony) throws(PasskeyError) -> [UInt8] {
         let challenge = randomBytes(32)
-        let at = now()
+        let at = clock.now()
         let issued = pending.withLock { pending -> Bool in
             if pending.count >= capacity { pending = pending.filter { $0.value.expiresAt > at } }
             guard pending.count < capacity else { return false }
@@ -64,7 +64,7 @@ public final class PasskeyChallenges: Sendable {
     /// Takes the ceremony `challenge` was issued for, removing it: `unknownChallenge` when it was never issued or is
     /// used already, `expiredChallenge` when its lifetime is over.
     public func consume(_ challenge: [UInt8]) throws(PasskeyError) -> PasskeyCeremony {
-        let at = now()
+        let at = clock.now()
         let found = pending.withLock { $0.removeValue(forKey: Self.key(challenge)) }
         guard let found, ConstantTime.equal(found.challenge, challenge) else { throw .unknownChallenge }
         guard at < found.expiresAt else { throw .expiredChallenge }

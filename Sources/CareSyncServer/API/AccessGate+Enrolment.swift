@@ -25,10 +25,10 @@ extension AccessGate {
             }
             (reply, count) = try await body(principal, patient)
         } catch {
-            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
-        try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock()))
+        try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock.now()))
         return reply
     }
 }

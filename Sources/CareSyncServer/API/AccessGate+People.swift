@@ -32,10 +32,10 @@ extension AccessGate {
         do {
             reply = try await body()
         } catch {
-            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
-        try await audit.commit(scope.record(count: 1, status: reply.status.code, time: clock()))
+        try await audit.commit(scope.record(count: 1, status: reply.status.code, time: clock.now()))
         return reply
     }
 
@@ -66,7 +66,7 @@ extension AccessGate {
         failedAuthBudget.refund(address)
         if let account { accountBudget.refund(account) }
         let principal = Principal(person: signIn.person, session: signIn.session)
-        try await audit.commit(AuditScope(principal: principal, patient: nil, action: action).record(count: 1, status: 201, time: clock()))
+        try await audit.commit(AuditScope(principal: principal, patient: nil, action: action).record(count: 1, status: 201, time: clock.now()))
         return signIn
     }
 }

@@ -20,7 +20,7 @@ extension AccessGate {
         } catch {
             // Refused before any lookup; the record names the id by its hash, never by its text.
             let scope = AuditScope(principal: principal, patient: PathID.auditPatient(context.parameters["patientId"]), action: action)
-            try? await audit.commit(scope.record(count: 0, status: error.status.code, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: error.status.code, time: clock.now()))
             throw error
         }
         let scope = AuditScope(principal: principal, patient: patient, action: action)
@@ -33,11 +33,11 @@ extension AccessGate {
             (reply, count) = try await body(principal, patient, scope)
         } catch {
             // The refusal is answered even if its record cannot be stored: it shows no patient data.
-            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
         if !scope.isStored {
-            try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock()))
+            try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock.now()))
         }
         return reply
     }
@@ -52,11 +52,11 @@ extension AccessGate {
             try authenticator.requireAdmin(principal)
             reply = try await body(principal)
         } catch {
-            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
         // The action is already committed; if its record cannot be, the admin is told 503 and sees no result.
-        try await audit.commit(scope.record(count: 1, status: reply.status.code, time: clock()))
+        try await audit.commit(scope.record(count: 1, status: reply.status.code, time: clock.now()))
         return reply
     }
 }

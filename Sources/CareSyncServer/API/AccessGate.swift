@@ -8,7 +8,7 @@ struct AccessGate: Sendable {
     let authenticator: Authenticator
     let audit: AuditLog
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let metrics: ServerMetrics
     /// Each token's request budget.
     let tokenBudget: RateLimiter
@@ -45,7 +45,7 @@ struct AccessGate: Sendable {
             metrics.rateLimited(reason: "failedAuth")
             throw HTTPError.tooManyRequests("Too many failed authentications from this address; retry later.", retryAfter: seconds)
         }
-        let now = clock()
+        let now = clock.now()
         let authenticator = self.authenticator
         let principal: Principal
         do {

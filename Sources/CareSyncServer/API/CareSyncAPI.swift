@@ -30,6 +30,8 @@ public final class CareSyncAPI: Sendable {
     let reader: ChangeReader
     /// The FHIR bulk exports of this instance (their files, queue and expiry).
     let exports: BulkExports
+    /// The server's one clock (wall and monotonic time), which every controller and background job reads.
+    public let clock: ServerClock
     /// Passkey ceremonies: relying party, pending challenges, credentials.
     public let passkeys: PasskeyService
     /// Every endpoint of the API, from the controllers; the OpenAPI document lists exactly these.
@@ -43,11 +45,10 @@ public final class CareSyncAPI: Sendable {
                 passkeys passkeyStore: (any PasskeyStore)? = nil,
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
-                logger: Logger = Logger(label: "caresync.api"), clock: @escaping @Sendable () -> Date = { Date() },
-                readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics(),
-                rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+                logger: Logger = Logger(label: "caresync.api"), clock: ServerClock = .system,
+                readiness: @escaping @Sendable () -> Bool = { true }, metrics: ServerMetrics = ServerMetrics()) {
         self.store = store; self.access = access; self.webhooks = webhooks; self.enrolments = enrolments
-        self.executor = executor; self.logger = logger; self.metrics = metrics
+        self.executor = executor; self.logger = logger; self.metrics = metrics; self.clock = clock
         let admin = AccessAdmin(store: access)
         self.admin = admin
         let calls = StoreCalls(executor: executor, metrics: metrics)
@@ -59,15 +60,15 @@ public final class CareSyncAPI: Sendable {
         self.passkeys = passkeys
         let gate = AccessGate(
             authenticator: Authenticator(store: access, people: people), audit: audit, calls: calls, clock: clock, metrics: metrics,
-            tokenBudget: RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: rateLimitClock),
-            failedAuthBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: rateLimitClock),
+            tokenBudget: RateLimiter(perSecond: limits.tokenRequestsPerSecond, burst: limits.tokenBurst, clock: clock),
+            failedAuthBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst, clock: clock),
             accountBudget: RateLimiter(perSecond: limits.failedSignInPerAccountPerSecond, burst: limits.failedSignInPerAccountBurst,
-                                       clock: rateLimitClock),
+                                       clock: clock),
             people: people, trustedProxies: limits.trustedProxies,
             allowedOrigins: limits.publicOrigins.compactMap(Credentials.origin(of:)))
         self.gate = gate
         let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people),
-                                  limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedReads(),
+                                  clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedReads(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
         let keyedWriter = KeyedWriter(store: store, calls: calls, clock: clock, logger: logger, retention: limits.idempotencyRetention)
@@ -105,13 +106,13 @@ public final class CareSyncAPI: Sendable {
             + AlertsController(gate: gate, access: access, alerts: alerts, calls: calls, clock: clock).routes
             + EnrolmentController(gate: gate, admin: admin, enrolments: enrolments, calls: calls, clock: clock, settings: enrolment,
                                   redeemBudget: RateLimiter(perSecond: enrolment.redeemPerMinute / 60, burst: enrolment.redeemBurst,
-                                                            clock: rateLimitClock)).routes
+                                                            clock: clock)).routes
             + SessionController(gate: gate, calls: calls, clock: clock).routes
             + PeopleController(gate: gate, calls: calls, clock: clock, notifier: store.notifier,
                                linkOrigin: limits.publicOrigins.first).routes
             + PasskeyController(gate: gate, calls: calls, clock: clock, passkeys: passkeys,
                                 challengeBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst,
-                                                             clock: rateLimitClock)).routes
+                                                             clock: clock)).routes
             + Self.openIDConnectRoutes(gate: gate, calls: calls, clock: clock, limits: limits)
     }
 

@@ -22,7 +22,7 @@ extension ChangeReader {
         next.anchor = page.anchor
         var tag = tag
         while true {
-            let left = ContinuousClock.now.duration(to: deadline)
+            let left = clock.instant().duration(to: deadline)
             var woke = false
             if left > .zero {
                 metrics.longPollParked()
@@ -32,7 +32,7 @@ extension ChangeReader {
             tag = notifier.tag(principal.tokenID)
             try await tokens.requireStillValid(principal)
             // Out of time, the client gone, or the server stopping: answer what there is.
-            if !woke, ContinuousClock.now >= deadline || Task.isCancelled || streams.isStopping { return page }
+            if !woke, clock.instant() >= deadline || Task.isCancelled || streams.isStopping { return page }
             generation = notifier.generation(of: query.patient)
             page = try await readPage(next, generation: generation)
             if !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }

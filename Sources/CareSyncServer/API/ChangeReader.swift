@@ -8,6 +8,8 @@ struct ChangeReader: Sendable {
     let store: any SyncStore
     let calls: StoreCalls
     let tokens: TokenCheck
+    /// The API's clock: long-poll deadlines, event stream keep-alives and lifetimes (monotonic), audit times (wall).
+    let clock: ServerClock
     let limits: APILimits
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).
     let anchors: AnchorWire

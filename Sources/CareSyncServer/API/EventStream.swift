@@ -38,7 +38,7 @@ final class EventStream: Sendable {
     /// A stream of `principal` that opens with `first` (read from `query.anchor`) and goes on after its anchor;
     /// it holds one of the principal's `tokenWaits` places (taken by the caller) and gives it back when it ends.
     init(reader: ChangeReader, audit: AuditLog, principal: Principal, query: ChangeQuery, first: ChangeSet, unit: HealthUnit?) {
-        let now = ContinuousClock.now
+        let now = reader.clock.instant()
         let keepAlive = reader.limits.streamKeepAlive
         var next = query
         next.anchor = first.anchor
@@ -84,7 +84,7 @@ final class EventStream: Sendable {
         }
         defer { state.withLock { $0 = s } }
         while true {
-            let now = ContinuousClock.now
+            let now = reader.clock.instant()
             guard !Task.isCancelled, !reader.streams.isStopping, now < end else { return nil }
             // Made before the token is read, so a revocation after the read still wakes the wait below.
             let tag = reader.notifier.tag(principal.tokenID)
@@ -119,6 +119,6 @@ final class EventStream: Sendable {
     /// Stores the audit record of one step of this stream before it is sent.
     private func record(action: String, count: Int, status: Int) async throws {
         let scope = AuditScope(principal: principal, patient: patient, action: action)
-        try await audit.commit(scope.record(count: count, status: status, time: reader.tokens.clock()))
+        try await audit.commit(scope.record(count: count, status: status, time: reader.clock.now()))
     }
 }

@@ -11,7 +11,7 @@ import Logging
 struct KeyedWriter: Sendable {
     let store: any SyncStore
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let logger: Logger
     /// How long an idempotent answer is kept.
     let retention: TimeInterval
@@ -24,7 +24,7 @@ struct KeyedWriter: Sendable {
         render: @escaping @Sendable (T) -> Response,
         committed: (T) -> Void = { _ in }
     ) async throws -> Response {
-        let now = clock(), logger = self.logger
+        let now = clock.now(), logger = self.logger
         var claim: IdempotencyClaim?
         if let key = request.header("Idempotency-Key") {
             guard !key.isEmpty, key.utf8.count <= 255 else {

@@ -7,14 +7,14 @@ import Foundation
 struct TokenCheck: Sendable {
     let access: any AccessStore
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// Sessions, for callers signed in with a browser.
     let people: People
 
     /// Whether `principal`'s token still grants access: its stored record is neither revoked nor expired now.
     /// One read by primary key.
     func stillValid(_ principal: Principal) async throws -> Bool {
-        let now = clock()
+        let now = clock.now()
         if let session = principal.session {
             let people = self.people
             return try await calls.blocking { try people.stillOpen(session, now: now) != nil }
@@ -36,7 +36,7 @@ struct TokenCheck: Sendable {
     func parkingTime(_ principal: Principal, limit: Duration) -> Double {
         let left = Self.seconds(limit)
         guard let expires = principal.session?.expiresAt ?? principal.token.expiresAt else { return left }
-        return max(0, min(left, expires.timeIntervalSince(clock())))
+        return max(0, min(left, expires.timeIntervalSince(clock.now())))
     }
 
     /// A duration as seconds.

@@ -1,3 +1,4 @@
+import CareSyncCore
 import Synchronization
 
 /// Token buckets keyed by a string (a token id, a client address): each key may spend `burst` requests at
@@ -9,7 +10,7 @@ public final class RateLimiter: Sendable {
     /// How many requests a key may spend at once.
     public let burst: Double
     private let maxKeys: Int
-    private let clock: @Sendable () -> ContinuousClock.Instant
+    private let clock: ServerClock
     private let buckets = Mutex<[String: Bucket]>([:])
 
     private struct Bucket {
@@ -17,9 +18,8 @@ public final class RateLimiter: Sendable {
         var updated: ContinuousClock.Instant
     }
 
-    /// A limiter earning `perSecond` up to `burst` per key; `perSecond` 0 admits everything.
-    public init(perSecond: Double, burst: Double, maxKeys: Int = 100_000,
-                clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    /// A limiter earning `perSecond` up to `burst` per key, timed by `clock`'s monotonic time; `perSecond` 0 admits everything.
+    public init(perSecond: Double, burst: Double, maxKeys: Int = 100_000, clock: ServerClock) {
         self.perSecond = perSecond
         self.burst = max(1, burst)
         self.maxKeys = maxKeys
@@ -32,7 +32,7 @@ public final class RateLimiter: Sendable {
     /// Spends one request of `key`: nil when admitted, else the whole seconds to wait before the next one is (at least 1).
     public func spend(_ key: String) -> Int? {
         guard isEnabled else { return nil }
-        let now = clock()
+        let now = clock.instant()
         return buckets.withLock { buckets in
             var bucket = buckets[key].map { refilled($0, at: now) } ?? Bucket(tokens: burst, updated: now)
             guard bucket.tokens >= 1 else {
@@ -49,7 +49,7 @@ public final class RateLimiter: Sendable {
     /// Gives back one request `spend` took from `key` (a reservation that turned out not to count), up to `burst`.
     public func refund(_ key: String) {
         guard isEnabled else { return }
-        let now = clock()
+        let now = clock.instant()
         buckets.withLock { buckets in
             guard let stored = buckets[key] else { return }
             var bucket = refilled(stored, at: now)
@@ -61,7 +61,7 @@ public final class RateLimiter: Sendable {
     /// The seconds `key` must wait before a request is admitted, without spending; nil when it may go now.
     public func wait(for key: String) -> Int? {
         guard isEnabled else { return nil }
-        let now = clock()
+        let now = clock.instant()
         return buckets.withLock { buckets in
             guard let stored = buckets[key] else { return nil }
             let bucket = refilled(stored, at: now)

@@ -16,10 +16,10 @@ extension AdminController {
         do {
             list = try await calls.blocking { try Self.patientsInReach(of: principal, in: access) }
         } catch {
-            try? await gate.audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await gate.audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
-        try await gate.audit.commit(scope.record(count: list.count, status: 200, time: clock()))
+        try await gate.audit.commit(scope.record(count: list.count, status: 200, time: clock.now()))
         return Response.json(["patients": .array(list.map(AccessWire.encode))])
     }
 

@@ -9,7 +9,7 @@ struct AdminController: Sendable {
     let admin: AccessAdmin
     let access: any AccessStore
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// Interrupts the parked long polls and open event streams of a token revoked here.
     let notifier: ChangeNotifier
 
@@ -39,7 +39,7 @@ struct AdminController: Sendable {
             guard let id = o["id"]?.stringValue else { throw HTTPError.invalidParameter("id", "a patient id string is required") }
             let zone = try Self.optionalString(o, "timeZone", "must be an IANA time zone name string")
             let name = try Self.optionalString(o, "displayName", "must be a string")
-            let admin = self.admin, now = self.clock()
+            let admin = self.admin, now = self.clock.now()
             let record = try await self.calls.blocking { try admin.createPatient(id: id, timeZone: zone, displayName: name ?? "", now: now) }
             return Response.json(AccessWire.encode(record), status: .created)
         }
@@ -74,7 +74,7 @@ struct AdminController: Sendable {
         try await gate.adminScoped(request, context, action: "admin.careTeam.create") { _ in
             let o = try request.jsonBody()
             guard let name = o["name"]?.stringValue else { throw HTTPError.invalidParameter("name", "a care team name string is required") }
-            let admin = self.admin, now = self.clock()
+            let admin = self.admin, now = self.clock.now()
             try await self.calls.blocking { try admin.createCareTeam(name: name, now: now) }
             return Response.json(["name": .string(name), "patients": []], status: .created)
         }
@@ -128,7 +128,7 @@ struct AdminController: Sendable {
                                  source: o["source"]?.stringValue, readTypes: strings("readTypes"), writeTypes: strings("writeTypes"),
                                  expiresInDays: o["expiresInDays"]?.numberValue)
             guard problems.isEmpty else { throw HTTPError.validation(problems) }
-            let admin = self.admin, now = self.clock()
+            let admin = self.admin, now = self.clock.now()
             let (record, secret) = try await self.calls.blocking { try admin.createToken(spec, now: now) }
             guard case .object(var body) = AccessWire.encode(record) else { throw HTTPError.internal }
             body["secret"] = .string(secret)
@@ -149,7 +149,7 @@ struct AdminController: Sendable {
     func revokeToken(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.adminScoped(request, context, action: "admin.token.revoke") { _ in
             let id = try context.parameter("tokenId")
-            let admin = self.admin, now = self.clock()
+            let admin = self.admin, now = self.clock.now()
             try await self.calls.blocking { try admin.revokeToken(id: id, now: now) }
             // Ends the token's parked long polls and open event streams on this instance at once.
             self.notifier.interrupt(id)

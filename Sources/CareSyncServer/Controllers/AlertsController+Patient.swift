@@ -36,7 +36,7 @@ extension AlertsController {
         try await gate.patientScoped(request, context, action: action) { principal, patient in
             try MonitoringController.requireTherapist(principal)
             let store = try self.requireStore()
-            let id = try context.parameter("alertId"), now = self.clock()
+            let id = try context.parameter("alertId"), now = self.clock.now()
             let changed = try await self.calls.blocking { () throws -> Alert? in
                 guard let alert = try store.alert(id: id), alert.patient == patient, principal.token.careTeams.contains(alert.careTeam) else {
                     return nil

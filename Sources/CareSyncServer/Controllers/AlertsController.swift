@@ -10,7 +10,7 @@ struct AlertsController: Sendable {
     /// Nil when the server was built without one: the routes exist and answer 503.
     let alerts: (any AlertStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// Its endpoints.
     var routes: [APIRoute] {
@@ -46,7 +46,7 @@ struct AlertsController: Sendable {
                 throw HTTPError.notFound("No such care team.")
             }
             let (reply, patients) = try await body(principal, name)
-            let now = clock()
+            let now = clock.now()
             var records = [scope.record(count: max(patients.count, 1), status: reply.status.code, time: now)]
             if let perPatient {
                 records += patients.map { AuditScope(principal: principal, patient: $0, action: perPatient).record(count: 1, status: 200, time: now) }
@@ -56,7 +56,7 @@ struct AlertsController: Sendable {
             }
             return reply
         } catch {
-            try? await gate.audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await gate.audit.commit(scope.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
     }

@@ -18,15 +18,15 @@ extension EnrolmentController {
         let address = request.remoteAddress.map(PeerAddress.host(of:)) ?? AccessGate.unknownAddress
         if let seconds = redeemBudget.spend(address) {
             gate.metrics.rateLimited(reason: "enrolmentRedeem")
-            try? await gate.audit.commit(Self.record(token: nil, patient: nil, status: 429, time: clock()))
+            try? await gate.audit.commit(Self.record(token: nil, patient: nil, status: 429, time: clock.now()))
             throw HTTPError.tooManyRequests("Too many enrolment attempts from this address; retry later.", retryAfter: seconds)
         }
         do {
             let (reply, token) = try await redeemAdmitted(request)
-            try await gate.audit.commit(Self.record(token: token, patient: token.patient, status: 201, time: clock()))
+            try await gate.audit.commit(Self.record(token: token, patient: token.patient, status: 201, time: clock.now()))
             return reply
         } catch {
-            try? await gate.audit.commit(Self.record(token: nil, patient: nil, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await gate.audit.commit(Self.record(token: nil, patient: nil, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
     }
@@ -43,7 +43,7 @@ extension EnrolmentController {
         if body["code"]?.stringValue == nil { problems.append(ValidationProblem(index: nil, field: "code", message: "the enrolment code (a string) is required")) }
         guard problems.isEmpty, let source, let displayName, let text = body["code"]?.stringValue else { throw HTTPError.validation(problems) }
         guard let code = EnrolmentCode.normalized(text) else { throw Self.refusedCode }
-        let now = clock(), hash = TokenSecret.hash(code), admin = self.admin
+        let now = clock.now(), hash = TokenSecret.hash(code), admin = self.admin
         return try await calls.blocking {
             guard let enrolment = try store.claimEnrolment(codeHash: hash, at: now) else { throw Self.refusedCode }
             let made: (record: TokenRecord, secret: String)

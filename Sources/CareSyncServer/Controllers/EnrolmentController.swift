@@ -11,7 +11,7 @@ struct EnrolmentController: Sendable {
     /// Nil when the server was built without one: the routes exist and answer 503.
     let enrolments: (any EnrolmentStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let settings: EnrolmentSettings
     /// Each client address's budget of redemption attempts.
     let redeemBudget: RateLimiter
@@ -32,7 +32,7 @@ struct EnrolmentController: Sendable {
         try await gate.therapistOrAdminScoped(request, context, action: "enrolments.create") { principal, patient in
             let store = try self.requireStore()
             let origin = try EnrolmentLink.origin(of: request, configured: self.settings.publicURL)
-            let now = self.clock(), code = EnrolmentCode.generate()
+            let now = self.clock.now(), code = EnrolmentCode.generate()
             let record = EnrolmentRecord(id: TokenSecret.generate().id, patient: patient,
                                          codeHash: TokenSecret.hash(EnrolmentCode.normalized(code)!), createdBy: principal.tokenID,
                                          createdAt: now, expiresAt: now.addingTimeInterval(self.settings.codeLifetime))
@@ -46,7 +46,7 @@ struct EnrolmentController: Sendable {
     func list(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.therapistOrAdminScoped(request, context, action: "enrolments.read") { _, patient in
             let store = try self.requireStore()
-            let now = self.clock()
+            let now = self.clock.now()
             let pending = try await self.calls.blocking { try store.pendingEnrolments(patient: patient, at: now) }
             return (Response.json(["patient": .string(patient), "enrolments": .array(pending.map(EnrolmentWire.encode))]), pending.count)
         }
@@ -56,7 +56,7 @@ struct EnrolmentController: Sendable {
     func cancel(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.therapistOrAdminScoped(request, context, action: "enrolments.cancel") { _, patient in
             let store = try self.requireStore()
-            let id = try context.parameter("enrolmentId"), now = self.clock()
+            let id = try context.parameter("enrolmentId"), now = self.clock.now()
             let cancelled = try await self.calls.blocking { () throws -> Bool in
                 guard try store.enrolment(id: id)?.patient == patient else { return false }
                 return try store.cancelEnrolment(id: id, at: now)

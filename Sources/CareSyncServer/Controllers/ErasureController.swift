@@ -8,7 +8,7 @@ struct ErasureController: Sendable {
     let gate: AccessGate
     let erasure: (any ErasureStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// Ends the parked long polls and open event streams of the tokens erased here.
     let notifier: ChangeNotifier
 
@@ -33,7 +33,7 @@ struct ErasureController: Sendable {
                 throw HTTPError.invalidParameter(Self.confirmation, "the header must be exactly the patient id of the path")
             }
             guard let erasure = self.erasure else { throw HTTPError.unavailable("Erasure is not available on this server.") }
-            let erase = ErasureRequest(patient: id, tokenID: principal.tokenID, role: principal.role, time: self.clock())
+            let erase = ErasureRequest(patient: id, tokenID: principal.tokenID, role: principal.role, time: self.clock.now())
             guard let receipt = try await self.calls.blocking({ try erasure.erase(erase) }) else {
                 throw HTTPError.notFound("No such patient.")
             }

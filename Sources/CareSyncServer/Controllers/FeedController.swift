@@ -7,7 +7,7 @@ struct FeedController: Sendable {
     let gate: AccessGate
     let reader: ChangeReader
     let audit: AuditLog
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// Its endpoints.
     var routes: [APIRoute] {
@@ -18,7 +18,7 @@ struct FeedController: Sendable {
     /// `Accept: text/event-stream`, the same pages as server-sent events (`streamChanges`).
     func getChanges(_ request: Request, _ context: APIContext) async throws -> Response {
         if Self.wantsEventStream(request) { return try await streamChanges(request, context) }
-        let received = ContinuousClock.now
+        let received = clock.instant()
         // Read before authentication, so a revocation after the token was checked still ends the wait.
         let epoch = reader.notifier.interruptEpoch
         return try await gate.patientScopedWrite(request, context, action: "changes.read") { principal, patient, scope in
@@ -35,7 +35,7 @@ struct FeedController: Sendable {
             let anchor = (count == 0 ? given : nil) ?? self.reader.anchors.encode(page.anchor)
             // The audit record commits while the page is written; the answer leaves after both.
             async let body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
-            try await self.audit.commit(scope.record(count: count, status: 200, time: self.clock()))
+            try await self.audit.commit(scope.record(count: count, status: 200, time: self.clock.now()))
             scope.markStored()
             return (Response.json(await body), count)
         }

@@ -10,7 +10,7 @@ struct GoalsController: Sendable {
     /// Nil when the server was built without one: the routes exist and answer 503.
     let monitoring: (any MonitoringStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// Its endpoints.
     var routes: [APIRoute] {
@@ -35,7 +35,7 @@ struct GoalsController: Sendable {
             guard let target = body["target"]?.numberValue, target > 0, target <= kind.maximumTarget else {
                 throw HTTPError.invalidParameter("target", "must be a number above 0 and at most \(Int(kind.maximumTarget))")
             }
-            let goal = PatientGoal(patient: patient, kind: kind, target: target, setBy: principal.tokenID, setAt: self.clock())
+            let goal = PatientGoal(patient: patient, kind: kind, target: target, setBy: principal.tokenID, setAt: self.clock.now())
             try await self.calls.blocking { try monitoring.setGoal(goal) }
             return (Response.json(GoalsWire.encode(goal)), 1)
         }
@@ -52,7 +52,7 @@ struct GoalsController: Sendable {
                 }
                 days = n
             }
-            let reader = PatientStatusReader(store: self.store, access: self.access), access = self.access, now = self.clock(), span = days
+            let reader = PatientStatusReader(store: self.store, access: self.access), access = self.access, now = self.clock.now(), span = days
             let list = try await self.calls.blocking { () throws -> [GoalAdherence]? in
                 guard let record = try access.patient(id: patient) else { return nil }
                 return try monitoring.goals(patient: patient).map {

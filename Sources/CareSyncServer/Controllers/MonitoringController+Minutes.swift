@@ -25,7 +25,7 @@ extension MonitoringController {
             }
             guard problems.isEmpty, let day, let minutes, let category else { throw HTTPError.validation(problems) }
             let entry = ReviewMinutes(patient: patient, day: day, minutes: minutes, category: category,
-                                      loggedBy: principal.tokenID, loggedAt: self.clock())
+                                      loggedBy: principal.tokenID, loggedAt: self.clock.now())
             let stored = try await self.calls.blocking { try monitoring.logMinutes(entry) }
             return (Response.json(MonitoringWire.encode(stored), status: .created), 1)
         }

@@ -11,7 +11,7 @@ struct MonitoringController: Sendable {
     /// Nil when the server was built without one: the routes exist and answer 503.
     let monitoring: (any MonitoringStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// Its endpoints.
     var routes: [APIRoute] {
@@ -32,7 +32,7 @@ struct MonitoringController: Sendable {
 
     /// The patient's record (404 when missing) and today in its zone.
     func patientAndToday(_ patient: String) async throws -> (PatientRecord, CalendarDay) {
-        let access = self.access, now = clock()
+        let access = self.access, now = clock.now()
         guard let record = try await calls.blocking({ try access.patient(id: patient) }) else { throw HTTPError.notFound("No such patient.") }
         let zone = TimeZone(identifier: record.timeZone) ?? TimeZone(identifier: "UTC")!
         return (record, DeviceDays.day(of: now, in: zone))
@@ -43,7 +43,7 @@ struct MonitoringController: Sendable {
         try await gate.patientScoped(request, context, action: "monitoring.read") { principal, patient in
             let monitoring = try self.requireStore()
             let reader = MonitoringReader(store: self.store, access: self.access, monitoring: monitoring)
-            let access = self.access, now = self.clock()
+            let access = self.access, now = self.clock.now()
             let (record, today) = try await self.patientAndToday(patient)
             let episodes = try await self.calls.blocking {
                 try reader.episodes(of: record, devices: StatusController.devices(of: patient, in: try access.tokens()),
@@ -62,7 +62,7 @@ struct MonitoringController: Sendable {
             let body = try request.jsonBody()
             let (_, today) = try await self.patientAndToday(patient)
             let start = try Self.day(body, "startDay", notAfter: today, notBefore: today.adding(days: -366))
-            let episode = MonitoringEpisode(patient: patient, startDay: start, startedBy: principal.tokenID, startedAt: self.clock())
+            let episode = MonitoringEpisode(patient: patient, startDay: start, startedBy: principal.tokenID, startedAt: self.clock.now())
             let stored = try await self.conflicts { try await self.calls.blocking { try monitoring.startEpisode(episode) } }
             return (Response.json(MonitoringWire.encode(stored, periods: nil), status: .created), 1)
         }
@@ -78,7 +78,7 @@ struct MonitoringController: Sendable {
             let open = try await self.calls.blocking { try monitoring.episodes(patient: patient).first(where: \.isOpen) }
             guard let open else { throw HTTPError.conflict("The patient has no open monitoring episode.") }
             let end = try Self.day(body, "endDay", notAfter: today, notBefore: open.startDay)
-            let tokenID = principal.tokenID, now = self.clock()
+            let tokenID = principal.tokenID, now = self.clock.now()
             let ended = try await self.calls.blocking { try monitoring.endEpisode(patient: patient, endDay: end, by: tokenID, at: now) }
             guard let ended else { throw HTTPError.conflict("The patient has no open monitoring episode.") }
             return (Response.json(MonitoringWire.encode(ended, periods: nil)), 1)

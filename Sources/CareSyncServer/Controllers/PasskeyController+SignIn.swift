@@ -43,7 +43,7 @@ extension PasskeyController {
     /// Verifies `response` and starts a session for its active person; `refused` (logged, and audited as the
     /// credential's person when it names one) for anything else.
     private func signIn(with response: PasskeyAssertionResponse, logger: Logger) async throws -> SignIn {
-        let ceremonies = try passkeys.ceremonies(), people = gate.people, now = clock()
+        let ceremonies = try passkeys.ceremonies(), people = gate.people, now = clock.now()
         // Who the credential claims to be, read first: a deactivated person is refused before their counter moves.
         let claimed = try await calls.blocking { () -> PersonRecord? in
             guard let stored = try ceremonies.store.passkey(credentialID: response.credentialID) else { return nil }
@@ -67,7 +67,7 @@ extension PasskeyController {
                 logger.info("passkey.sign_in_refused", metadata: metadata)
             }
             if let claimed {
-                try await gate.audit.commit(AuditRecord(time: clock(), tokenID: Principal.personTokenID(claimed.id), role: claimed.role,
+                try await gate.audit.commit(AuditRecord(time: clock.now(), tokenID: Principal.personTokenID(claimed.id), role: claimed.role,
                                                         patient: nil, action: action, count: 0, status: 401))
             }
             throw Self.refused

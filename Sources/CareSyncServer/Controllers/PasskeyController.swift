@@ -8,7 +8,7 @@ import Logging
 struct PasskeyController: Sendable {
     let gate: AccessGate
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let passkeys: PasskeyService
     /// Each client address's budget of sign-in challenges (begun ceremonies take memory until they expire).
     let challengeBudget: RateLimiter

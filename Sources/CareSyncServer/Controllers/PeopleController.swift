@@ -7,7 +7,7 @@ import Foundation
 struct PeopleController: Sendable {
     let gate: AccessGate
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// Ends the parked long polls and event streams of a deactivated person at once.
     let notifier: ChangeNotifier
     /// The origin invitation links start with; nil: the request's own.
@@ -39,7 +39,7 @@ struct PeopleController: Sendable {
                 problems.append(ValidationProblem(index: nil, field: field, message: "must be a string"))
             }
             guard problems.isEmpty, let role else { throw HTTPError.validation(problems) }
-            let people = self.gate.people, now = self.clock()
+            let people = self.gate.people, now = self.clock.now()
             let (invitation, secret) = try await self.calls.blocking {
                 try people.invite(role: role, careTeams: teams ?? [], displayName: o["displayName"]?.stringValue ?? "",
                                   personID: o["personId"]?.stringValue, now: now)
@@ -63,7 +63,7 @@ struct PeopleController: Sendable {
     func deactivate(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.adminScoped(request, context, action: "admin.person.deactivate") { _ in
             let id = try context.parameter("personId")
-            let people = self.gate.people, now = self.clock()
+            let people = self.gate.people, now = self.clock.now()
             let person = try await self.calls.blocking { () -> PersonRecord? in
                 guard try people.deactivate(personID: id, now: now) else { return nil }
                 return try people.store.person(id: id)
@@ -88,7 +88,7 @@ struct PeopleController: Sendable {
     func revokeSession(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.personScoped(request, context, action: "person.session.revoke") { _, personID in
             let sessionID = try context.parameter("sessionId")
-            let people = self.gate.people, now = self.clock()
+            let people = self.gate.people, now = self.clock.now()
             guard try await self.calls.blocking({ try people.endSession(id: sessionID, of: personID, now: now) }) else {
                 throw HTTPError.notFound("No such session.")
             }

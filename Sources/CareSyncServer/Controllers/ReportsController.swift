@@ -9,7 +9,7 @@ struct ReportsController: Sendable {
     let store: any SyncStore
     let calls: StoreCalls
     let anchors: AnchorWire
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let maxItemsPerRequest: Int
     let maxReportsPerPatient: Int
 
@@ -29,7 +29,7 @@ struct ReportsController: Sendable {
             let input = try ReportWire.decode(try request.jsonBody(), callerSource: principal.source,
                                               maxSamples: self.maxItemsPerRequest)
             try principal.requireWritable(input.samples.map(\.sample.type))
-            let source = principal.source, now = self.clock()
+            let source = principal.source, now = self.clock.now()
             let render: @Sendable (WeeklyReportUpsertResult) -> Response = { result in
                 Response.json([
                     "outcome": .string(result.outcome.rawValue),
@@ -135,7 +135,7 @@ struct ReportsController: Sendable {
     func deleteReport(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.patientScopedWrite(request, context, action: "reports.delete") { principal, patient, audit in
             let id = try context.parameter("syncIdentifier")
-            let source = principal.source, now = self.clock()
+            let source = principal.source, now = self.clock.now()
             let missing = HTTPError.notFound("No weekly report \(id) of this source.")
             let reply = try await self.keyedWriter.write(request, principal: principal, operation: "reportDelete", audit: audit, count: 1,
                 writer: { w in

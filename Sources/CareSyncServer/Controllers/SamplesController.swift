@@ -8,7 +8,7 @@ struct SamplesController: Sendable {
     let keyedWriter: KeyedWriter
     let anchors: AnchorWire
     let metrics: ServerMetrics
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let maxItemsPerRequest: Int
 
     /// Its endpoints.
@@ -39,7 +39,7 @@ struct SamplesController: Sendable {
             }
             guard problems.isEmpty else { throw HTTPError.validation(problems) }
             try principal.requireWritable(decoded.map(\.type))
-            let inputs = decoded, source = principal.source, now = self.clock()
+            let inputs = decoded, source = principal.source, now = self.clock.now()
             let reply = try await self.keyedWriter.write(request, principal: principal, operation: "samples", audit: audit, count: items.count,
                 writer: { w in
                     let results = try w.upsert(inputs, patient: patient, source: source, now: now)
@@ -107,7 +107,7 @@ struct SamplesController: Sendable {
             guard uuids.count + identifiers.count <= self.maxItemsPerRequest else {
                 throw HTTPError.payloadTooLarge("At most \(self.maxItemsPerRequest) deletions per request; nothing was deleted.")
             }
-            let targets = uuids, names = identifiers, source = principal.source, now = self.clock()
+            let targets = uuids, names = identifiers, source = principal.source, now = self.clock.now()
             let reply = try await self.keyedWriter.write(request, principal: principal, operation: "delete",
                 audit: audit, count: targets.count + names.count,
                 writer: { w in

@@ -7,7 +7,7 @@ import HTTPTypes
 struct SessionController: Sendable {
     let gate: AccessGate
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// The one `/v1` path the head filter lets through: the invitation is the credential.
     static let redeemPath = "/v1/invitations/redeem"
@@ -35,7 +35,7 @@ struct SessionController: Sendable {
     /// POST /v1/session/sign-out: ends the session server-side and clears the cookie → 204.
     func signOut(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.sessionScoped(request, context, action: "session.signOut") { _, session in
-            let people = self.gate.people, now = self.clock()
+            let people = self.gate.people, now = self.clock.now()
             _ = try await self.calls.blocking { try people.store.endSession(id: session.id, at: now) }
             let https = Credentials(head: request.head, trusted: self.gate.trustedProxies).transport.https
             return Response(status: .noContent, headers: [.setCookie: SessionCookie.clearing(https: https)])
@@ -49,7 +49,7 @@ struct SessionController: Sendable {
         let signIn = try await gate.signIn(credentials, action: "session.signIn.invitation") {
             let body = try request.jsonBody()
             guard let secret = body["secret"]?.stringValue else { throw HTTPError.invalidParameter("secret", "the invitation's secret string is required") }
-            let people = self.gate.people, now = self.clock()
+            let people = self.gate.people, now = self.clock.now()
             return try await self.calls.blocking { try people.redeemInvitation(secret: secret, now: now) }
         }
         return Response.json(PeopleWire.encode(signIn, idle: gate.people.policy.idleTimeout), status: .created,

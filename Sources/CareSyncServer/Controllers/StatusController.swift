@@ -13,7 +13,7 @@ struct StatusController: Sendable {
     /// The display names of enrolled devices (none when the server has no enrolment store).
     let enrolments: (any EnrolmentStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// Its endpoints.
     var routes: [APIRoute] {
@@ -27,7 +27,7 @@ struct StatusController: Sendable {
     func getPatientStatus(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.patientScoped(request, context, action: "status.read") { principal, patient in
             let settings = try Self.settings(request, allowFilter: false).settings
-            let reader = PatientStatusReader(store: self.store, access: self.access), access = self.access, now = self.clock()
+            let reader = PatientStatusReader(store: self.store, access: self.access), access = self.access, now = self.clock.now()
             let alerts = self.alerts, enrolments = self.enrolments
             let status = try await self.calls.blocking { () throws -> PatientStatus? in
                 guard let record = try access.patient(id: patient) else { return nil }
@@ -49,7 +49,7 @@ struct StatusController: Sendable {
             let name = try context.parameter("name")
             guard principal.role == .therapist, principal.token.careTeams.contains(name) else { throw HTTPError.notFound("No such care team.") }
             let (settings, only) = try Self.settings(request, allowFilter: true)
-            let reader = PatientStatusReader(store: store, access: access), access = self.access, now = clock(), alerts = self.alerts
+            let reader = PatientStatusReader(store: store, access: access), access = self.access, now = clock.now(), alerts = self.alerts
             let enrolments = self.enrolments
             let statuses = try await calls.blocking { () throws -> [PatientStatus]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
@@ -69,7 +69,7 @@ struct StatusController: Sendable {
             }
             return Response.json(["careTeam": .string(name), "patients": .array(listed.map(StatusWire.encode))])
         } catch {
-            try? await gate.audit.commit(refused.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await gate.audit.commit(refused.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
     }

@@ -9,7 +9,7 @@ struct WebhooksController: Sendable {
     let webhooks: any WebhookStore
     let access: any AccessStore
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// Whether webhook URLs may name loopback, private, link-local and unspecified addresses.
     let allowPrivateAddresses: Bool
     /// Tells the webhook dispatcher that a subscription changed (created, resumed, replayed), so it looks at once.
@@ -32,7 +32,7 @@ struct WebhooksController: Sendable {
     func createWebhook(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.adminScoped(request, context, action: "admin.webhook.create") { _ in
             let draft = try WebhookWire.draft(try request.jsonBody())
-            let (access, webhooks, allowPrivate, now) = (self.access, self.webhooks, self.allowPrivateAddresses, self.clock())
+            let (access, webhooks, allowPrivate, now) = (self.access, self.webhooks, self.allowPrivateAddresses, self.clock.now())
             let subscription = try await self.calls.blocking { () throws -> WebhookSubscription in
                 var problems: [ValidationProblem] = []
                 if let refusal = WebhookAddressGuard.refusal(of: draft.url, allowPrivate: allowPrivate) {
@@ -93,7 +93,7 @@ struct WebhooksController: Sendable {
     private func setWebhookPaused(_ paused: Bool, _ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.adminScoped(request, context, action: paused ? "admin.webhook.pause" : "admin.webhook.resume") { _ in
             let id = try context.parameter("webhookId")
-            let (webhooks, now) = (self.webhooks, self.clock())
+            let (webhooks, now) = (self.webhooks, self.clock.now())
             guard try await self.calls.blocking({ try webhooks.setPaused(paused, subscription: id, now: now) }) else { throw Self.noWebhook(id) }
             self.onWebhookChange()
             return Response.json(WebhookWire.encode(try await self.webhookStatus(id)))
@@ -108,7 +108,7 @@ struct WebhooksController: Sendable {
             guard let number = body["fromSequence"]?.numberValue, number >= 1, number <= 9e15, number.rounded() == number else {
                 throw HTTPError.invalidParameter("fromSequence", "a delivery sequence number (an integer from 1) is required")
             }
-            let (webhooks, now, from) = (self.webhooks, self.clock(), Int64(number))
+            let (webhooks, now, from) = (self.webhooks, self.clock.now(), Int64(number))
             let requeued: Int?
             do {
                 requeued = try await self.calls.blocking { try webhooks.replay(subscription: id, fromSequence: from, now: now) }

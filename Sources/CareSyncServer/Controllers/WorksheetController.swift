@@ -12,7 +12,7 @@ struct WorksheetController: Sendable {
     /// Nil when the server was built without one: the route exists and answers 503.
     let monitoring: (any MonitoringStore)?
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
 
     /// Its endpoints.
     var routes: [APIRoute] { [APIRoute(.get, "/v1/care-teams/{name}/worksheet", getWorksheet)] }
@@ -30,7 +30,7 @@ struct WorksheetController: Sendable {
                 throw HTTPError.invalidParameter("month", "is required: a month, YYYY-MM")
             }
             let (_, last) = try MonitoringController.month(text, default: first)
-            let reader = MonitoringReader(store: store, access: access, monitoring: monitoring), access = self.access, now = clock()
+            let reader = MonitoringReader(store: store, access: access, monitoring: monitoring), access = self.access, now = clock.now()
             let rows = try await calls.blocking { () throws -> [WorksheetRow]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
                 let tokens = try access.tokens(), members = Set(team.patients)
@@ -52,7 +52,7 @@ struct WorksheetController: Sendable {
             }
             return Response.json(["careTeam": .string(name), "month": .string(text), "patients": .array(rows.map(WorksheetWire.encode))])
         } catch {
-            try? await gate.audit.commit(refused.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock()))
+            try? await gate.audit.commit(refused.record(count: 0, status: (error as? HTTPError)?.status.code ?? 500, time: clock.now()))
             throw error
         }
     }

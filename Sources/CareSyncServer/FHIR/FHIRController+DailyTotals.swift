@@ -34,7 +34,7 @@ extension FHIRController {
         let patients = try await blocking { try AdminController.patientsInReach(of: principal, in: access).map(\.id) }
         guard principal.mayRead(DailyTotalCode.type), let patient = patients.first(where: id.names) else {
             try? await audit.commit(AuditScope(principal: principal, patient: nil, action: "fhir.observations.read")
-                .record(count: 0, status: 404, time: clock()))
+                .record(count: 0, status: 404, time: clock.now()))
             throw FHIRError.notFound("No such Observation.")
         }
         return try await audited(AuditScope(principal: principal, patient: patient, action: "fhir.observations.read")) {

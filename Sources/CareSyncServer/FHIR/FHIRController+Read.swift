@@ -11,7 +11,7 @@ extension FHIRController {
             if let daily = DailyTotalID(parsing: id) { return try await readDailyTotal(daily, principal: principal) }
             guard let uuid = ObservationMapper.uuid(ofID: id) else {
                 try? await audit.commit(AuditScope(principal: principal, patient: nil, action: "fhir.observations.read")
-                    .record(count: 0, status: 404, time: clock()))
+                    .record(count: 0, status: 404, time: clock.now()))
                 throw FHIRError.notFound("No such Observation: an Observation id is a lower-case sample uuid or a daily total's id.")
             }
             let access = self.access
@@ -29,7 +29,7 @@ extension FHIRController {
                 }
             }
             try? await audit.commit(AuditScope(principal: principal, patient: nil, action: "fhir.observations.read")
-                .record(count: 0, status: 404, time: clock()))
+                .record(count: 0, status: 404, time: clock.now()))
             throw FHIRError.notFound("No such Observation.")
         }
     }

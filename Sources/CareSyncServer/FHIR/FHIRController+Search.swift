@@ -13,7 +13,7 @@ extension FHIRController {
             } catch let error as FHIRError {
                 let patient = PathID.auditPatient(request.head.query.first { $0.name == "patient" }?.value)
                 try? await audit.commit(AuditScope(principal: principal, patient: patient, action: "fhir.observations.search")
-                    .record(count: 0, status: error.status.code, time: clock()))
+                    .record(count: 0, status: error.status.code, time: clock.now()))
                 throw error
             }
             let query = parsed.query

@@ -32,7 +32,7 @@ struct FHIRController: Sendable {
     /// The audit log every read is recorded in.
     var audit: AuditLog { gate.audit }
     /// The API's clock.
-    var clock: @Sendable () -> Date { gate.clock }
+    var clock: ServerClock { gate.clock }
 
     /// The rate-limited authentication of the API (`Authorization` header, client address).
     func authenticate(_ request: Request, _ context: APIContext) async throws -> Principal {
@@ -74,10 +74,10 @@ struct FHIRController: Sendable {
             (reply, count) = try await body()
         } catch {
             let status = (error as? FHIRError)?.status.code ?? (error as? HTTPError)?.status.code ?? 500
-            try? await audit.commit(scope.record(count: 0, status: status, time: clock()))
+            try? await audit.commit(scope.record(count: 0, status: status, time: clock.now()))
             throw error
         }
-        try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock()))
+        try await audit.commit(scope.record(count: count, status: reply.status.code, time: clock.now()))
         return reply
     }
 

@@ -1,9 +1,10 @@
+import CareSyncCore
 import Foundation
 
 extension CareSyncAPI {
     /// The sign-in methods, OpenID Connect's start and callback (404 while `oidc.issuer` is unset) and the admin API
     /// of people's identities.
-    static func openIDConnectRoutes(gate: AccessGate, calls: StoreCalls, clock: @escaping @Sendable () -> Date,
+    static func openIDConnectRoutes(gate: AccessGate, calls: StoreCalls, clock: ServerClock,
                                     limits: APILimits) -> [APIRoute] {
         let settings = limits.openIDConnect
         let provider = settings.isEnabled ? OIDCProvider(settings: settings, clientSecret: limits.openIDConnectSecret, clock: clock) : nil

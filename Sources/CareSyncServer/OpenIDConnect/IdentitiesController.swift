@@ -8,7 +8,7 @@ import Foundation
 struct IdentitiesController: Sendable {
     let gate: AccessGate
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// The configured issuer: the default of a link request; nil when OpenID Connect is off.
     let issuer: String?
 
@@ -49,7 +49,7 @@ struct IdentitiesController: Sendable {
                 problems.append(ValidationProblem(index: nil, field: "subject", message: "the provider's subject id (sub), 1–255 bytes without control characters"))
             }
             guard problems.isEmpty, let issuer, let subject else { throw HTTPError.validation(problems) }
-            let identity = PersonIdentity(issuer: issuer, subject: subject, personID: personID, createdAt: self.clock())
+            let identity = PersonIdentity(issuer: issuer, subject: subject, personID: personID, createdAt: self.clock.now())
             let store = self.gate.people.store
             try await self.calls.blocking {
                 do { try store.linkIdentity(identity) } catch AccessStoreError.missing {

@@ -12,7 +12,7 @@ import Synchronization
 struct OIDCController: Sendable {
     let gate: AccessGate
     let calls: StoreCalls
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     /// The provider; nil when `oidc.issuer` is not set (then both endpoints answer 404).
     let provider: OIDCProvider?
     /// Sign-ins in progress.
@@ -47,7 +47,7 @@ struct OIDCController: Sendable {
         let redirectURI = provider.settings.redirectURI.isEmpty
             ? (linkOrigin ?? credentials.ownOrigin ?? "") + Self.callbackPath : provider.settings.redirectURI
         let metadata = try await provider.metadata()
-        let binding = SessionSecret.generate(), now = clock()
+        let binding = SessionSecret.generate(), now = clock.now()
         let login = PendingLogin(state: SessionSecret.generate(), nonce: SessionSecret.generate(), verifier: PKCE.makeVerifier(),
                                  bindingHash: SessionSecret.hash(binding), redirectURI: redirectURI, invitation: invitation,
                                  returnPath: returnPath, expiresAt: now.addingTimeInterval(logins.lifetime))
@@ -89,7 +89,7 @@ struct OIDCController: Sendable {
             return Response(status: .seeOther, headers: headers)
         } catch {
             let status = (error as? HTTPError)?.status.code ?? 500
-            try? await gate.audit.commit(AuditRecord(time: clock(), tokenID: "-", role: .therapist, patient: nil, action: Self.action,
+            try? await gate.audit.commit(AuditRecord(time: clock.now(), tokenID: "-", role: .therapist, patient: nil, action: Self.action,
                                                      count: 0, status: status))
             // The binding cookie stays: a forged callback (another state) must not end the browser's real sign-in.
             throw error
@@ -99,7 +99,7 @@ struct OIDCController: Sendable {
     /// The sign-in the callback's `state` names, taken once, from the browser that began it; 401 otherwise.
     private func takeLogin(_ request: Request, https: Bool) throws -> PendingLogin {
         guard let state = request.query("state"), !state.isEmpty else { throw HTTPError.unauthorized("The provider's answer carries no state.") }
-        guard let login = logins.take(state: state, now: clock()) else {
+        guard let login = logins.take(state: state, now: clock.now()) else {
             throw HTTPError.unauthorized("This sign-in's state is unknown, used already or expired; start the sign-in again.")
         }
         let cookie = request.head.headers[values: .cookie].joined(separator: "; ")
@@ -116,7 +116,7 @@ struct OIDCController: Sendable {
 
     /// The session of the person (`iss`, `sub`) names, or of the invitation's person, linking the identity to them.
     private func startSession(_ claims: IDTokenClaims, invitation: String?) async throws -> SignIn {
-        let people = gate.people, now = clock()
+        let people = gate.people, now = clock.now()
         return try await calls.blocking {
             if let invitation {
                 let person: PersonRecord?

@@ -26,7 +26,7 @@ final class OIDCProvider: Sendable {
     /// The client secret (confidential client), or nil (public client).
     let clientSecret: String?
     private let transport: any OIDCTransport
-    private let clock: @Sendable () -> Date
+    private let clock: ServerClock
     /// The shortest time between two JWKS fetches caused by unknown `kid`s.
     let keyRefetchInterval: TimeInterval
     /// How long a discovery document is used before it is read again.
@@ -35,7 +35,7 @@ final class OIDCProvider: Sendable {
 
     /// A provider client over `transport`.
     init(settings: OpenIDConnectSettings, clientSecret: String?, transport: any OIDCTransport = CurlOIDCTransport(),
-         clock: @escaping @Sendable () -> Date, keyRefetchInterval: TimeInterval = 60) {
+         clock: ServerClock, keyRefetchInterval: TimeInterval = 60) {
         self.settings = settings; self.clientSecret = clientSecret; self.transport = transport; self.clock = clock
         self.keyRefetchInterval = keyRefetchInterval
     }
@@ -47,7 +47,7 @@ final class OIDCProvider: Sendable {
 
     /// The discovery document's endpoints (cached for `metadataLifetime`); 503 when it cannot be read or does not fit.
     func metadata() async throws -> Metadata {
-        let now = clock()
+        let now = clock.now()
         if let cached = cache.withLock({ c in c.metadataFetchedAt.map { now.timeIntervalSince($0) < metadataLifetime } == true ? c.metadata : nil }) {
             return cached
         }
@@ -99,13 +99,13 @@ final class OIDCProvider: Sendable {
         let verifier = self.verifier
         let keys = try await currentKeys(refresh: false)
         do throws(IDTokenError) {
-            return try verifier.verify(idToken, keys: keys, nonce: nonce, now: clock())
+            return try verifier.verify(idToken, keys: keys, nonce: nonce, now: clock.now())
         } catch {
             guard case .unknownKey = error, refetchAllowed() else { throw Self.refused(error) }
         }
         let fresh = try await currentKeys(refresh: true)
         do throws(IDTokenError) {
-            return try verifier.verify(idToken, keys: fresh, nonce: nonce, now: clock())
+            return try verifier.verify(idToken, keys: fresh, nonce: nonce, now: clock.now())
         } catch {
             throw Self.refused(error)
         }
@@ -119,14 +119,14 @@ final class OIDCProvider: Sendable {
         guard answer.status == 200 else { throw Self.unavailable("its JWKS cannot be read (\(answer.status.map { "HTTP \($0)" } ?? answer.error ?? "no answer"))") }
         let keys: JSONWebKeySet
         do { keys = try JSONWebKeySet(json: answer.body) } catch { throw Self.unavailable("its JWKS holds no usable key") }
-        let now = clock()
+        let now = clock.now()
         cache.withLock { $0.keys = keys; $0.keysFetchedAt = now }
         return keys
     }
 
     /// Whether the JWKS may be fetched again for an unknown `kid` now (and notes that it will be).
     private func refetchAllowed() -> Bool {
-        let now = clock()
+        let now = clock.now()
         return cache.withLock { c in
             if let last = c.keysFetchedAt, now.timeIntervalSince(last) < keyRefetchInterval { return false }
             c.keysFetchedAt = now

@@ -6,7 +6,7 @@ import Logging
 /// The alert evaluation job (docs/alerts.md): evaluates the patients whose writes committed (the store's `ChangeNotifier`
 /// signals every commit, other PostgreSQL instances' included) at most every `changeSpacing`, and every patient of every
 /// care team every `interval` (a silence needs time passing, not a write). It runs only while its instance holds the
-/// `LeasedJob.alerts` lease: one evaluation per database, however many instances. `clock` is injected.
+/// `LeasedJob.alerts` lease: one evaluation per database, however many instances. `clock` times the runs and the rules.
 public final class AlertEvaluationJob: Sendable {
     /// Time between two evaluations of every patient.
     public let interval: Duration
@@ -14,7 +14,7 @@ public final class AlertEvaluationJob: Sendable {
     public let changeSpacing: Duration
     private let evaluator: AlertEvaluator
     private let leases: any JobLeases
-    private let clock: @Sendable () -> Date
+    private let clock: ServerClock
     private let onEvents: @Sendable ([AlertEvent]) -> Void
     private let logger: Logger
     private let executor = BlockingExecutor(label: "caresync.alerts")
@@ -26,7 +26,7 @@ public final class AlertEvaluationJob: Sendable {
     /// `onEvents` hears of every alert raised or resolved (the server wakes its webhook dispatcher).
     public init(evaluator: AlertEvaluator, leases: any JobLeases, notifier: ChangeNotifier?, interval: Duration = .seconds(300),
                 changeSpacing: Duration = .seconds(2), logger: Logger = Logger(label: "caresync.alerts"),
-                clock: @escaping @Sendable () -> Date = { Date() }, onEvents: @escaping @Sendable ([AlertEvent]) -> Void = { _ in }) {
+                clock: ServerClock, onEvents: @escaping @Sendable ([AlertEvent]) -> Void = { _ in }) {
         self.evaluator = evaluator; self.leases = leases; self.interval = interval; self.changeSpacing = changeSpacing
         self.logger = logger; self.clock = clock; self.onEvents = onEvents
         notifier?.onSignal { [weak self] patient in
@@ -46,7 +46,7 @@ public final class AlertEvaluationJob: Sendable {
     public func runChanged() throws -> [AlertEvent]? {
         let patients = changed.withLock { set in defer { set.removeAll() }; return set }
         return try leases.runLeased(.alerts, logger: logger) {
-            let now = clock()
+            let now = clock.now()
             return try report(patients.sorted().flatMap { try evaluator.evaluate(patient: $0, now: now) })
         }
     }
@@ -56,7 +56,7 @@ public final class AlertEvaluationJob: Sendable {
     public func runAll() throws -> [AlertEvent]? {
         try leases.runLeased(.alerts, logger: logger) {
             changed.withLock { $0.removeAll() }
-            return try report(evaluator.evaluateAll(now: clock()))
+            return try report(evaluator.evaluateAll(now: clock.now()))
         }
     }
 
@@ -78,8 +78,8 @@ public final class AlertEvaluationJob: Sendable {
                 var lastSweep: ContinuousClock.Instant?
                 while !Task.isCancelled {
                     do {
-                        if lastSweep.map({ ContinuousClock.now - $0 >= interval }) ?? true {
-                            lastSweep = .now
+                        if lastSweep.map({ clock.instant() - $0 >= interval }) ?? true {
+                            lastSweep = clock.instant()
                             _ = try await executor.run { try self.runAll() }
                         } else if !pendingPatients.isEmpty {
                             _ = try await executor.run { try self.runChanged() }
@@ -88,7 +88,7 @@ public final class AlertEvaluationJob: Sendable {
                         logger.error("alerts.evaluation_failed", metadata: ["error.type": .string(String(describing: type(of: error)))])
                     }
                     guard (try? await Task.sleep(for: changeSpacing)) != nil else { return }
-                    let untilSweep = lastSweep.map { interval - (ContinuousClock.now - $0) } ?? .zero
+                    let untilSweep = lastSweep.map { interval - (clock.instant() - $0) } ?? .zero
                     if pendingPatients.isEmpty && untilSweep > .zero { await doorbell.wait(upTo: untilSweep) }
                 }
             }

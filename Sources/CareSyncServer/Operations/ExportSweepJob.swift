@@ -21,7 +21,7 @@ final class ExportSweepJob: Sendable {
             guard current == nil else { return }
             current = Task.detached(priority: .background) { [exports, executor, interval] in
                 while !Task.isCancelled {
-                    _ = try? await executor.run { exports.sweep(now: exports.clock()) }
+                    _ = try? await executor.run { exports.sweep(now: exports.clock.now()) }
                     do { try await Task.sleep(for: interval) } catch { return }
                 }
             }

@@ -13,24 +13,22 @@ public final class RetentionJob: Sendable {
     /// Time between runs.
     public let interval: Duration
     private let store: any SyncStore
-    private let now: @Sendable () -> Date
+    private let clock: ServerClock
     private let metrics: ServerMetrics?
     private let logger: Logger
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// A job over `store`, keeping tombstones `retentionDays` days and running every `interval`.
-    /// `now` is injectable for tests.
+    /// A job over `store`, keeping tombstones `retentionDays` days (by `clock`'s wall time) and running every `interval`.
     public init(
         store: any SyncStore, retentionDays: Int, interval: Duration = .seconds(3600),
-        metrics: ServerMetrics? = nil, logger: Logger = Logger(label: "caresync.retention"),
-        now: @escaping @Sendable () -> Date = { Date() }
+        metrics: ServerMetrics? = nil, logger: Logger = Logger(label: "caresync.retention"), clock: ServerClock
     ) {
         self.store = store
         self.retention = .seconds(Int64(retentionDays) * 86_400)
         self.interval = interval
         self.metrics = metrics
         self.logger = logger
-        self.now = now
+        self.clock = clock
     }
 
     /// The oldest deletion time kept at `date`.
@@ -42,7 +40,7 @@ public final class RetentionJob: Sendable {
     /// another instance holds it (the run is skipped). Failures are logged and rethrown.
     @discardableResult
     public func runOnce() throws -> Int? {
-        let horizon = horizon(at: now())
+        let horizon = horizon(at: clock.now())
         do {
             guard let purged = try store.runLeased(.retention, logger: logger, { try store.purgeTombstones(before: horizon) }) else {
                 return nil

@@ -60,13 +60,13 @@ public final class CareSyncApplication: Sendable {
         let port = try http.start()
         api.passkeys.listening(on: port)
         let retention = RetentionJob(store: api.store, retentionDays: configuration.tombstoneRetentionDays,
-                                     metrics: api.metrics, logger: logger)
+                                     metrics: api.metrics, logger: logger, clock: api.clock)
         retention.start()
         let expiry = IdempotencyExpiryJob(store: api.store, logger: logger)
-        let purge = Task { [api, logger] in
+        let purge = Task { [api, logger, clock = api.clock] in
             while !Task.isCancelled {
                 do {
-                    _ = try await api.executor.run { try expiry.runOnce(now: Date()) }
+                    _ = try await api.executor.run { try expiry.runOnce(now: clock.now()) }
                 } catch {
                     logger.error("idempotency.purge_failed", metadata: ["error": "\(type(of: error))"])
                 }
@@ -101,12 +101,10 @@ public final class CareSyncApplication: Sendable {
 
 /// Builds the server the configuration describes over `backend`'s stores (opened and migrated by the caller):
 /// wires the API and the HTTP listener. Nothing listens until `start()`.
-/// `rateLimitClock` is what the rate limiters read (tests freeze it); `clock` is the API's time (audit records, token
-/// expiry, bulk export expiry; tests move it).
+/// `clock` is the server's one time: the API's (audit records, expiries, rate limits, long-poll deadlines) and the
+/// background jobs' (retention, idempotency purge, webhooks, alerts); tests pass a hand-moved one.
 public func buildServer(_ configuration: Configuration, backend: any StoreBackend, logger: Logger = Logger(label: "caresync"),
-                        metrics: ServerMetrics = ServerMetrics(),
-                        rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-                        clock: @escaping @Sendable () -> Date = { Date() })
+                        metrics: ServerMetrics = ServerMetrics(), clock: ServerClock = .system)
     throws -> CareSyncApplication {
     OpenFileLimit.ensureRoom(for: configuration.maxConnections, logger: logger)
     var limits = APILimits()
@@ -137,17 +135,16 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.openIDConnect = configuration.oidc
     limits.openIDConnectSecret = try configuration.oidc.resolvedSecret()
     let webhooks = WebhookDispatcher(store: backend.webhooks, leases: backend.sync, settings: configuration.webhooks,
-                                     notifier: backend.sync.notifier, metrics: metrics, logger: logger)
+                                     notifier: backend.sync.notifier, metrics: metrics, logger: logger, clock: clock)
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
                           alerts: backend.alerts, erasure: backend.erasure,
                           enrolments: backend.enrolments, enrolment: enrolment, passkeys: backend.passkeys,
-                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics,
-                          rateLimitClock: rateLimitClock)
+                          onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics)
     let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)
     let alertJob = AlertEvaluationJob(evaluator: evaluator, leases: backend.sync, notifier: backend.sync.notifier,
                                       interval: .seconds(max(configuration.alertEvaluationSeconds, 1)), logger: logger,
-                                      onEvents: { _ in webhooks.poke() })
+                                      clock: clock, onEvents: { _ in webhooks.poke() })
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))

@@ -30,7 +30,7 @@ public final class WebhookDispatcher: Sendable {
     private let executor: BlockingExecutor
     private let metrics: ServerMetrics?
     private let logger: Logger
-    private let clock: @Sendable () -> Date
+    private let clock: ServerClock
     private let random: @Sendable () -> Double
     private let resolve: WebhookAddressGuard.Resolver
     private let pollInterval: Duration
@@ -52,7 +52,7 @@ public final class WebhookDispatcher: Sendable {
     public convenience init(store: any WebhookStore, leases: any JobLeases, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
                             executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
                             logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
-                            clock: @escaping @Sendable () -> Date = { Date() },
+                            clock: ServerClock,
                             random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.init(store: store, leases: leases, settings: settings, notifier: notifier, executor: executor, metrics: metrics,
                   logger: logger, pollInterval: pollInterval, clock: clock, random: random, resolve: WebhookAddressGuard.system)
@@ -62,7 +62,7 @@ public final class WebhookDispatcher: Sendable {
     init(store: any WebhookStore, leases: any JobLeases, settings: Configuration.Webhooks, notifier: ChangeNotifier?,
          executor: BlockingExecutor = BlockingExecutor(label: "caresync.webhooks"), metrics: ServerMetrics? = nil,
          logger: Logger = Logger(label: "caresync.webhooks"), pollInterval: Duration = .seconds(1),
-         clock: @escaping @Sendable () -> Date = { Date() },
+         clock: ServerClock,
          random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
          resolve: @escaping WebhookAddressGuard.Resolver) {
         self.store = store; self.leases = leases; self.settings = settings; self.executor = executor; self.metrics = metrics; self.logger = logger
@@ -103,19 +103,19 @@ public final class WebhookDispatcher: Sendable {
 
     private func run() async {
         var lastPurge: Date?
-        var lastFanOut = ContinuousClock.now - pollInterval
+        var lastFanOut = clock.instant() - pollInterval
         while !Task.isCancelled {
             var wait = pollInterval
             do {
                 let (store, leases) = (self.store, self.leases)
                 if try await executor.run({ try leases.acquireLease(.webhooks) }) {
                     // Fan out after a commit (other instances' commits: every poll), at most every `fanOutSpacing`.
-                    let sinceFanOut = ContinuousClock.now - lastFanOut
+                    let sinceFanOut = clock.instant() - lastFanOut
                     if committed.exchange(false, ordering: .relaxed) || sinceFanOut >= pollInterval {
                         if sinceFanOut >= Self.fanOutSpacing {
-                            lastFanOut = .now
+                            lastFanOut = clock.instant()
                             let maxPending = settings.maxPendingDeliveries
-                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, maxPending: maxPending, now: clock()) })
+                            while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, maxPending: maxPending, now: clock.now()) })
                                     == Self.fanOutBatch, !Task.isCancelled {}
                         } else {
                             committed.store(true, ordering: .relaxed)
@@ -123,9 +123,9 @@ public final class WebhookDispatcher: Sendable {
                         }
                     }
                     wait = min(wait, try await dispatchDue())
-                    if lastPurge.map({ clock().timeIntervalSince($0) >= 3600 }) ?? true {
-                        lastPurge = clock()
-                        let before = clock().addingTimeInterval(-Double(settings.deliveryRetentionDays) * 86_400)
+                    if lastPurge.map({ clock.now().timeIntervalSince($0) >= 3600 }) ?? true {
+                        lastPurge = clock.now()
+                        let before = clock.now().addingTimeInterval(-Double(settings.deliveryRetentionDays) * 86_400)
                         _ = try await executor.run { try store.purgeDeliveries(completedBefore: before) }
                     }
                 }
@@ -142,7 +142,7 @@ public final class WebhookDispatcher: Sendable {
         let store = self.store
         let ended = inFlight.withLock { $0.ended }
         let heads = try await executor.run { try store.heads() }
-        let now = clock()
+        let now = clock.now()
         var wait = pollInterval
         for head in heads {
             if head.nextAttemptAt > now {
@@ -169,10 +169,10 @@ public final class WebhookDispatcher: Sendable {
 
     /// One attempt of `delivery`, then its outcome recorded.
     private func attempt(_ delivery: WebhookDelivery) async {
-        let started = clock()
+        let started = clock.now()
         let result = await send(delivery, at: started)
         guard !Task.isCancelled else { return }
-        let now = clock()
+        let now = clock.now()
         let outcome: WebhookAttempt.Outcome
         if let status = result.status, (200..<300).contains(status) {
             outcome = .delivered

@@ -1,12 +1,13 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Foundation
 import Testing
 
 /// Pending ceremonies: fresh random challenges, used once, valid for their lifetime only, bounded in number.
 struct PasskeyChallengesTests {
     @Test func aChallengeIs32FreshBytesAndWorksOnce() throws {
-        let clock = PasskeyTestClock()
-        let challenges = PasskeyChallenges(now: { clock.now })
+        let clock = ManualClock(at: PasskeyTestRig.start)
+        let challenges = PasskeyChallenges(clock: clock.serverClock)
         let a = try challenges.issue(for: .signIn), b = try challenges.issue(for: .registration(personID: "p", userHandle: [9]))
         #expect(a.count == 32 && b.count == 32 && a != b)
         #expect(try challenges.consume(b) == .registration(personID: "p", userHandle: [9]))
@@ -15,8 +16,8 @@ struct PasskeyChallengesTests {
     }
 
     @Test func aChallengeExpiresAtTheEndOfItsLifetime() throws {
-        let clock = PasskeyTestClock()
-        let challenges = PasskeyChallenges(lifetime: 300, now: { clock.now })
+        let clock = ManualClock(at: PasskeyTestRig.start)
+        let challenges = PasskeyChallenges(lifetime: 300, clock: clock.serverClock)
         let early = try challenges.issue(for: .signIn), late = try challenges.issue(for: .signIn)
         clock.advance(by: 299.999)
         #expect(try challenges.consume(early) == .signIn)
@@ -26,7 +27,7 @@ struct PasskeyChallengesTests {
     }
 
     @Test func aChallengeDifferingInOneBitIsUnknown() throws {
-        let challenges = PasskeyChallenges()
+        let challenges = PasskeyChallenges(clock: .system)
         var challenge = try challenges.issue(for: .signIn)
         challenge[31] ^= 1
         #expect(throws: PasskeyError.unknownChallenge) { try challenges.consume(challenge) }
@@ -34,8 +35,8 @@ struct PasskeyChallengesTests {
     }
 
     @Test func pendingCeremoniesAreBoundedAndExpiredOnesMakeRoom() throws {
-        let clock = PasskeyTestClock()
-        let challenges = PasskeyChallenges(lifetime: 300, capacity: 3, now: { clock.now })
+        let clock = ManualClock(at: PasskeyTestRig.start)
+        let challenges = PasskeyChallenges(lifetime: 300, capacity: 3, clock: clock.serverClock)
         for _ in 0..<3 { _ = try challenges.issue(for: .signIn) }
         #expect(throws: PasskeyError.tooManyPendingCeremonies) { try challenges.issue(for: .signIn) }
         clock.advance(by: 300)

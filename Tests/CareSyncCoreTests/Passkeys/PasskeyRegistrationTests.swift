@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Testing
 
 /// WebAuthn §7.1 with a software authenticator: a registration is stored; each broken check is refused and stores nothing.

@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Testing
 
 /// WebAuthn §7.2 with a software authenticator: a sign-in returns the person and advances the counter; a tampered,
@@ -16,7 +17,7 @@ struct PasskeySignInTests {
         var (rig, authenticator) = try Self.registered()
         rig.clock.advance(by: 60)
         let signedIn = try rig.ceremonies.finishSignIn(try authenticator.assert(try rig.ceremonies.beginSignIn()))
-        #expect(signedIn.personID == "person-1" && signedIn.signCount == 2 && signedIn.lastUsedAt == rig.clock.now)
+        #expect(signedIn.personID == "person-1" && signedIn.signCount == 2 && signedIn.lastUsedAt == rig.clock.now())
         #expect(try rig.store.passkey(credentialID: authenticator.credentialID) == signedIn)
     }
 

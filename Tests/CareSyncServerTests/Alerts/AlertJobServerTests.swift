@@ -11,7 +11,7 @@ import Testing
 struct AlertJobServerTests {
     @Test func onlyTheLeaseHolderEvaluates() async throws {
         try await TwoInstances.with { servers in
-            let clock = AlertTestClock()
+            let clock = ManualClock()
             let (holder, other) = try servers.holderAndOther(of: .alerts)
             let (holding, idle) = (holder.makeAlertJob(clock: clock), other.makeAlertJob(clock: clock))
             // The other instance first: were it to evaluate, the holder would find the alerts raised already.
@@ -22,7 +22,7 @@ struct AlertJobServerTests {
             // alice's phone and bob's phone never wrote: two silent sources, one alert each (alice's revoked and expired
             // tokens are expected nothing).
             #expect(raised.count == 2 && raised.allSatisfy { $0.kind == .raised && $0.rule == .deviceSilent }, "\(raised)")
-            clock.advance(hours: 1)
+            clock.advance(by: 3600)
             #expect(try idle.runAll() == nil)
             #expect(try holding.runAll()?.isEmpty == true)
             // Both instances read the one database: the alerts, once each.

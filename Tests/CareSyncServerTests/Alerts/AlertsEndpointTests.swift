@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncServer
@@ -22,17 +23,17 @@ import Testing
     @Test func silenceIsRaisedByTheScheduledEvaluationOnceTimeHasPassed() async throws {
         try await TestServer.with(.inMemory) { server in
             try Self.addSilentDevices(server)
-            let clock = AlertTestClock()
+            let clock = ManualClock()
             let job = server.app.makeAlertJob(clock: clock)
             #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                          json: ["samples": [Self.steps(1200, at: clock.read())]]).status == 200)
+                                          json: ["samples": [Self.steps(1200, at: clock.now())]]).status == 200)
             // alice's phone has just written; her watch and scale never did: those two are silent at once.
             let first = try #require(try job.runAll())
             #expect(first.filter { $0.patient == "alice" }.count == 2 && first.allSatisfy { $0.kind == .raised && $0.rule == .deviceSilent })
             #expect(try job.runAll()?.isEmpty == true, "raised once")
-            clock.advance(hours: 47)
+            clock.advance(by: 47 * 3600)
             #expect(try job.runAll()?.isEmpty == true, "47 h is not more than 48 h")
-            clock.advance(hours: 2)
+            clock.advance(by: 2 * 3600)
             let later = try #require(try job.runAll())
             #expect(later.map(\.patient) == ["alice"] && later.map(\.kind) == [.raised])
             let listed = try await server.send("GET", "/v1/care-teams/physio/alerts?state=open", token: server.tokens.therapist)
@@ -43,7 +44,7 @@ import Testing
             // The team allows 72 hours now: at the next evaluation the phone's alert resolves because its condition cleared.
             #expect(try await server.send("PUT", "/v1/care-teams/physio/alert-rules", token: server.tokens.therapist,
                                           json: ["rules": ["deviceSilent": ["hours": 72]]]).status == 200)
-            clock.advance(hours: 0.1)
+            clock.advance(by: 0.1 * 3600)
             let cleared = try #require(try job.runAll())
             #expect(cleared.map(\.kind) == [.resolved] && cleared.first?.alertID == later.first?.alertID)
             let resolved = try await server.send("GET", "/v1/patients/alice/alerts?state=resolved", token: server.tokens.therapist)
@@ -55,7 +56,7 @@ import Testing
         try await TestServer.with(.inMemory) { server in
             let t = server.tokens
             try Self.addSilentDevices(server)
-            let job = server.app.makeAlertJob(clock: AlertTestClock())
+            let job = server.app.makeAlertJob(clock: ManualClock())
             _ = try job.runAll()
             let before = try await server.send("GET", "/v1/patients/alice/status", token: t.therapist)
             // alice's three working device tokens never wrote: three open deviceSilent alerts, 50 each (her revoked and
@@ -115,20 +116,20 @@ import Testing
             let created = try await server.send("POST", "/v1/webhooks", token: server.tokens.admin,
                                                 json: ["url": "http://127.0.0.1:9/hook", "events": ["alert.raised", "alert.resolved"]])
             #expect(created.status == 201, "\(created.text)")
-            let clock = AlertTestClock()
+            let clock = ManualClock()
             #expect(try await server.send("POST", "/v1/patients/alice/samples", token: server.tokens.aliceDevice,
-                                          json: ["samples": [Self.steps(7345.25, at: clock.read())]]).status == 200)
+                                          json: ["samples": [Self.steps(7345.25, at: clock.now())]]).status == 200)
             let job = server.app.makeAlertJob(clock: clock)
-            clock.advance(hours: 49)
+            clock.advance(by: 49 * 3600)
             let raised = try #require(try job.runAll())
             let webhooks = server.app.backend.webhooks
-            _ = try webhooks.fanOut(limit: 100, maxPending: 100, now: clock.read())
+            _ = try webhooks.fanOut(limit: 100, maxPending: 100, now: clock.now())
             let head = try #require(try webhooks.heads().first)
             let body = try JSONValue.parse(WebhookWire.event(head))
             #expect(body["type"] == "alert.raised")
             #expect(Set(body["data"]?.objectValue?.keys.map { $0 } ?? []) == ["patient", "alertId", "rule", "careTeam", "sequence"])
             #expect(raised.map(\.alertID).contains(body["data"]?["alertId"]?.stringValue ?? ""))
-            #expect(body["data"]?["rule"] == "deviceSilent" && body["timestamp"]?.stringValue == RFC3339.format(clock.read()))
+            #expect(body["data"]?["rule"] == "deviceSilent" && body["timestamp"]?.stringValue == RFC3339.format(clock.now()))
             #expect(!String(decoding: WebhookWire.event(head), as: UTF8.self).contains("7345.25"))
             let changed = try await server.send("POST", "/v1/webhooks", token: server.tokens.admin, json: ["url": "http://127.0.0.1:9/x", "events": ["alert.moved"]])
             changed.expectProblem(422, "validationFailed")

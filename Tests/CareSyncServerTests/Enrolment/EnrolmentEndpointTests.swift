@@ -1,22 +1,12 @@
 import CareSyncCore
 import CareSyncTestSupport
 import Foundation
-import Synchronization
 import Testing
 @testable import CareSyncServer
 
 /// Device enrolment over HTTP: a code redeemed once for a device token of its patient and source; reused, expired,
 /// cancelled, wrong and guessed codes refused alike; attempts limited per address; everything audited, never the code.
 @Suite(.serialized) struct EnrolmentEndpointTests {
-    /// A wall clock a test moves by hand.
-    final class ManualClock: Sendable {
-        private let now = Mutex(Date())
-        /// The current time.
-        func read() -> Date { now.withLock { $0 } }
-        /// Moves the clock on by `seconds`.
-        func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
     static func redeem(_ server: TestServer, _ code: String, source: String = "org.example.watch",
                        displayName: String = "Apple Watch") async throws -> TestReply {
         try await server.send("POST", "/v1/enrolments/redeem", json: ["code": .string(code), "source": .string(source),
@@ -69,7 +59,7 @@ import Testing
 
     @Test func reusedExpiredCancelledWrongAndMalformedCodesAreRefusedAlike() async throws {
         let clock = ManualClock()
-        try await TestServer.with(.inMemory, clock: { clock.read() }) { server in
+        try await TestServer.with(.inMemory, clock: clock.serverClock) { server in
             let t = server.tokens
             let used = try #require(try await Self.create(server, token: t.therapist).json["code"]?.stringValue)
             #expect(try await Self.redeem(server, used).status == 201)
@@ -78,7 +68,7 @@ import Testing
             let id = try #require(cancelled.json["id"]?.stringValue)
             #expect(try await server.send("DELETE", "/v1/patients/alice/enrolments/\(id)", token: t.therapist).status == 204)
             try await server.send("DELETE", "/v1/patients/alice/enrolments/\(id)", token: t.therapist).expectProblem(404, "notFound")
-            clock.advance(15 * 60)
+            clock.advance(by: 15 * 60)
             var bodies: Set<String> = []
             let withdrawn = try #require(cancelled.json["code"]?.stringValue)
             for code in [used, expiring, withdrawn, "ABCD-EFGH-JKMN", "not a code", "ABCD-EFGH-JKMU"] {
@@ -94,21 +84,21 @@ import Testing
 
     @Test func anExpiredCodeFailsOnlyOnceItsLifetimeHasPassed() async throws {
         let clock = ManualClock()
-        try await TestServer.with(.inMemory, clock: { clock.read() }, configure: { $0.enrolment.codeMinutes = 20 }) { server in
+        try await TestServer.with(.inMemory, clock: clock.serverClock, configure: { $0.enrolment.codeMinutes = 20 }) { server in
             let created = try await Self.create(server, token: server.tokens.therapist)
             let code = try #require(created.json["code"]?.stringValue)
-            #expect(created.json["expiresAt"]?.stringValue == RFC3339.format(clock.read().addingTimeInterval(20 * 60)))
+            #expect(created.json["expiresAt"]?.stringValue == RFC3339.format(clock.now().addingTimeInterval(20 * 60)))
             let late = try #require(try await Self.create(server, token: server.tokens.therapist).json["code"]?.stringValue)
-            clock.advance(20 * 60 - 1)
+            clock.advance(by: 20 * 60 - 1)
             #expect(try await Self.redeem(server, code).status == 201)
-            clock.advance(1)
+            clock.advance(by: 1)
             try await Self.redeem(server, late, source: "org.example.phone").expectProblem(400, "invalidEnrolmentCode")
         }
     }
 
     @Test func guessesFromOneAddressAreRateLimitedAndTheRightCodeWaitsToo() async throws {
-        let instant = Mutex(ContinuousClock.now)
-        try await TestServer.with(.inMemory, rateLimitClock: { instant.withLock { $0 } }, configure: {
+        let clock = ManualClock()
+        try await TestServer.with(.inMemory, clock: clock.serverClock, configure: {
             $0.enrolment.redeemPerMinute = 1
             $0.enrolment.redeemBurst = 5
         }) { server in
@@ -120,7 +110,7 @@ import Testing
             #expect(limited.header("Retry-After").flatMap(Int.init).map { $0 >= 1 } == true)
             // The code was never tried, so it still works once the address has earned an attempt back.
             #expect(try server.app.api.access.tokens().allSatisfy { $0.source != "org.example.watch" })
-            instant.withLock { $0 = $0.advanced(by: .seconds(60)) }
+            clock.advance(by: 60)
             #expect(try await Self.redeem(server, code).status == 201)
             try await Self.redeem(server, code).expectProblem(429, "tooManyRequests")
         }

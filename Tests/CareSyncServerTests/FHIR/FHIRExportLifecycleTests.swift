@@ -1,7 +1,6 @@
 import CareSyncCore
 import CareSyncTestSupport
 import Foundation
-import Synchronization
 import Testing
 @testable import CareSyncServer
 
@@ -56,7 +55,7 @@ import Testing
             let job = ExportJob(id: "cancelled-run", principal: principal, patients: ["alice"], auditPatient: "alice", types: nil,
                                 since: .none, request: "", base: "", directory: directory, created: Date())
             job.cancel()
-            let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, clock: { Date() },
+            let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, clock: api.clock,
                                 settings: api.exports.settings, logger: api.logger)
             await run.run(job)
             if case .completed = job.current { Issue.record("a cancelled run completed") }
@@ -67,24 +66,24 @@ import Testing
     }
 
     @Test func filesExpireAfterTheConfiguredTimeAndTheSweepRemovesThem() async throws {
-        let offset = Mutex<TimeInterval>(0)
-        try await TestServer.with(.inMemory, clock: { Date().addingTimeInterval(offset.withLock { $0 }) },
+        let clock = ManualClock(running: true)
+        try await TestServer.with(.inMemory, clock: clock.serverClock,
                                   configure: { $0.exportExpiryMinutes = 30 }) { server in
             try await FHIREndpointTests.seed(server)
             let t = server.tokens, exports = server.app.api.exports
             let download = try await server.export("/fhir/R4/Patient/alice/$export", token: t.therapist)
             let file = TestServer.path(of: try #require(download.manifest["output"]?[0]?["url"]?.stringValue))
             let folder = Self.folder(server, download)
-            offset.withLock { $0 = 29 * 60 }
-            #expect(exports.sweep(now: exports.clock()) == 0)
+            clock.advance(by: 29 * 60)
+            #expect(exports.sweep(now: exports.clock.now()) == 0)
             #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 200)
             #expect(try await server.fhir(file, token: t.therapist).status == 200)
-            offset.withLock { $0 = 31 * 60 }
+            clock.advance(by: 2 * 60)
             // Past the expiry the export is gone at once, before any sweep; the sweep then removes its files.
             #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 404)
             #expect(try await server.fhir(file, token: t.therapist).status == 404)
             #expect(FileManager.default.fileExists(atPath: folder.path))
-            #expect(exports.sweep(now: exports.clock()) == 1)
+            #expect(exports.sweep(now: exports.clock.now()) == 1)
             #expect(!FileManager.default.fileExists(atPath: folder.path))
         }
     }

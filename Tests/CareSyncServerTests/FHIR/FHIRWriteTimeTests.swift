@@ -12,7 +12,7 @@ import Testing
                t3 = Date(timeIntervalSince1970: 1_767_783_600)
 
     /// Posts one step count of alice's phone at `minute` (its value), at `time`.
-    static func post(_ server: TestServer, _ clock: WriteTimeTestClock, minute: Int, at time: Date) async throws {
+    static func post(_ server: TestServer, _ clock: ManualClock, minute: Int, at time: Date) async throws {
         clock.set(time)
         try await server.postSamples("alice", token: server.tokens.aliceDevice,
                                      [FHIRFixtures.sample("stepCount", Double(minute), unit: "count", minute: minute, minutes: 1)])
@@ -24,8 +24,8 @@ import Testing
     }
 
     @Test(arguments: TestServer.Mode.allCases) func observationsCarryTheirWriteTime(mode: TestServer.Mode) async throws {
-        let clock = WriteTimeTestClock(Self.t1)
-        try await TestServer.with(mode, clock: clock.read) { server in
+        let clock = ManualClock(at: Self.t1)
+        try await TestServer.with(mode, clock: clock.serverClock) { server in
             try await Self.post(server, clock, minute: 1, at: Self.t1)
             try await Self.post(server, clock, minute: 2, at: Self.t2)
             let search = try await server.fhir("/fhir/R4/Observation?patient=alice", token: server.tokens.therapist)
@@ -42,8 +42,8 @@ import Testing
     }
 
     @Test func lastUpdatedTakesTheDatePrefixesAndPrecisions() async throws {
-        let clock = WriteTimeTestClock(Self.t1)
-        try await TestServer.with(.inMemory, clock: clock.read) { server in
+        let clock = ManualClock(at: Self.t1)
+        try await TestServer.with(.inMemory, clock: clock.serverClock) { server in
             try await Self.post(server, clock, minute: 1, at: Self.t1)
             try await Self.post(server, clock, minute: 2, at: Self.t2)
             try await Self.post(server, clock, minute: 3, at: Self.t3)
@@ -77,8 +77,8 @@ import Testing
     }
 
     @Test(arguments: TestServer.Mode.allCases) func anInstantSinceExportsExactlyTheChangesCommittedFromThen(mode: TestServer.Mode) async throws {
-        let clock = WriteTimeTestClock(Self.t1)
-        try await TestServer.with(mode, clock: clock.read) { server in
+        let clock = ManualClock(at: Self.t1)
+        try await TestServer.with(mode, clock: clock.serverClock) { server in
             let t = server.tokens
             try await Self.post(server, clock, minute: 0, at: Self.t1.addingTimeInterval(-86_400))   // earlier, still live
             try await Self.post(server, clock, minute: 1, at: Self.t1)       // A
@@ -110,8 +110,8 @@ import Testing
     }
 
     @Test func anInstantBeforeAPurgedDeletionIs410() async throws {
-        let clock = WriteTimeTestClock(Self.t1)
-        try await TestServer.with(.inMemory, clock: clock.read) { server in
+        let clock = ManualClock(at: Self.t1)
+        try await TestServer.with(.inMemory, clock: clock.serverClock) { server in
             let t = server.tokens
             try await Self.post(server, clock, minute: 1, at: Self.t1)
             let a = try #require(try await server.fhir("/fhir/R4/Observation?patient=alice", token: t.therapist).resources.first?["id"]?.stringValue)

@@ -11,13 +11,13 @@ import Testing
     static let clientID = "caresync"
 
     /// Runs `body` with a provider and a server configured for it (confidential client), on a movable clock.
-    func withProvider(_ body: (TestServer, FakeProvider, Shared<Date>) async throws -> Void) async throws {
+    func withProvider(_ body: (TestServer, FakeProvider, ManualClock) async throws -> Void) async throws {
         let provider = try FakeProvider()
-        let now = Shared(Date())
+        let clock = ManualClock()
         do {
-            try await TestServer.with(clock: { now.current }, configure: {
+            try await TestServer.with(clock: clock.serverClock, configure: {
                 $0.oidc.issuer = provider.issuer; $0.oidc.clientID = Self.clientID; $0.oidc.clientSecret = "s3cret"
-            }) { try await body($0, provider, now) }
+            }) { try await body($0, provider, clock) }
         } catch {
             await provider.stop()
             throw error
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func anInvitationAcceptedThroughTheProviderSignsInAndLinks() async throws {
-        try await withProvider { server, provider, now in
+        try await withProvider { server, provider, clock in
             let methods = try await server.send("GET", "/v1/sign-in/methods")
             #expect(methods.json["openIDConnect"]?["start"] == "/v1/oidc/start")
             let key = FakeProvider.Key.make("k1")
@@ -79,7 +79,7 @@ import Testing
             let begun = try await begin(server, provider, invitation: try await server.invite())
             #expect(begun.query["code_challenge_method"] == "S256")
             #expect(begun.query["redirect_uri"] == server.origin + "/v1/oidc/callback")
-            prepare(provider, begun, key: key, now: now.current)
+            prepare(provider, begun, key: key, now: clock.now())
             let reply = try await callback(server, begun)
             #expect(reply.status == 303, "\(reply.text)")
             #expect(reply.header("Location") == "/")
@@ -99,11 +99,11 @@ import Testing
     }
 
     @Test func forgedCallbacksAreRefusedWithNothingStored() async throws {
-        try await withProvider { server, provider, now in
+        try await withProvider { server, provider, clock in
             let key = FakeProvider.Key.make("k1")
             provider.published.update { $0 = [key] }
             let begun = try await begin(server, provider, invitation: try await server.invite())
-            prepare(provider, begun, key: key, now: now.current)
+            prepare(provider, begun, key: key, now: clock.now())
             try await callback(server, begun, state: SessionSecret.generate()).expectProblem(401, "unauthorized")
             try await callback(server, begun, cookie: "caresync_oidc=\(SessionSecret.generate())").expectProblem(401, "unauthorized")
             // The state was taken by the attempt without its cookie: the right browser cannot use it either now.
@@ -117,11 +117,11 @@ import Testing
     }
 
     @Test func anUnknownIdentityIsRefused() async throws {
-        try await withProvider { server, provider, now in
+        try await withProvider { server, provider, clock in
             let key = FakeProvider.Key.make("k1")
             provider.published.update { $0 = [key] }
             let begun = try await begin(server, provider)
-            prepare(provider, begun, key: key, now: now.current, subject: "nobody")
+            prepare(provider, begun, key: key, now: clock.now(), subject: "nobody")
             let reply = try await callback(server, begun)
             reply.expectProblem(401, "unauthorized")
             #expect(reply.json["detail"]?.stringValue?.contains("No CareSync person is linked") == true)
@@ -129,24 +129,24 @@ import Testing
     }
 
     @Test func aRotatedKeyIsFetchedOnceAndFurtherUnknownKidsWaitForTheInterval() async throws {
-        try await withProvider { server, provider, now in
+        try await withProvider { server, provider, clock in
             let old = FakeProvider.Key.make("2025"), rotated = FakeProvider.Key.make("2026")
             provider.published.update { $0 = [old] }
             var begun = try await begin(server, provider, invitation: try await server.invite())
-            prepare(provider, begun, key: old, now: now.current)
+            prepare(provider, begun, key: old, now: clock.now())
             #expect(try await callback(server, begun).status == 303)
             #expect(provider.jwksFetches == 1)
 
             provider.published.update { $0 = [old, rotated] }
-            now.update { $0 = $0.addingTimeInterval(61) }
+            clock.advance(by: 61)
             begun = try await begin(server, provider)
-            prepare(provider, begun, key: rotated, now: now.current)
+            prepare(provider, begun, key: rotated, now: clock.now())
             let signedIn = try await callback(server, begun)
             #expect(signedIn.status == 303, "\(signedIn.text)")
             #expect(provider.jwksFetches == 2)
 
             begun = try await begin(server, provider)
-            prepare(provider, begun, key: FakeProvider.Key.make("2027"), now: now.current)
+            prepare(provider, begun, key: FakeProvider.Key.make("2027"), now: clock.now())
             let refused = try await callback(server, begun)
             refused.expectProblem(401, "unauthorized")
             #expect(refused.json["detail"]?.stringValue?.contains("(unknownKey)") == true)
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func anAdminLinksAnIdentityThatThenSignsIn() async throws {
-        try await withProvider { server, provider, now in
+        try await withProvider { server, provider, clock in
             let key = FakeProvider.Key.make("k1")
             provider.published.update { $0 = [key] }
             let person = try #require(try await server.redeem(try await server.invite(role: "admin", careTeams: [])).json["person"]?["id"]?.stringValue)
@@ -167,19 +167,19 @@ import Testing
             #expect(linked.json["issuer"] == .string(provider.issuer))
             try await server.send("POST", path, token: server.tokens.admin, json: ["subject": "sub-9"]).expectProblem(409, "conflict")
             var begun = try await begin(server, provider)
-            prepare(provider, begun, key: key, now: now.current, subject: "sub-9")
+            prepare(provider, begun, key: key, now: clock.now(), subject: "sub-9")
             #expect(try await callback(server, begun).status == 303)
 
             let id = try #require(linked.json["id"]?.stringValue)
             #expect(try await server.send("DELETE", "\(path)/\(id)", token: server.tokens.admin).status == 204)
             begun = try await begin(server, provider)
-            prepare(provider, begun, key: key, now: now.current, subject: "sub-9")
+            prepare(provider, begun, key: key, now: clock.now(), subject: "sub-9")
             try await callback(server, begun).expectProblem(401, "unauthorized")
 
             #expect(try await server.send("POST", path, token: server.tokens.admin, json: ["subject": "sub-9"]).status == 201)
             #expect(try await server.send("POST", "/v1/people/\(person)/deactivate", token: server.tokens.admin).status == 200)
             begun = try await begin(server, provider)
-            prepare(provider, begun, key: key, now: now.current, subject: "sub-9")
+            prepare(provider, begun, key: key, now: clock.now(), subject: "sub-9")
             let refused = try await callback(server, begun)
             refused.expectProblem(401, "unauthorized")
             #expect(refused.json["detail"]?.stringValue?.contains("deactivated") == true)

@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Foundation
 import Testing
 @testable import CareSyncServer
@@ -9,7 +10,7 @@ import Testing
 @Suite(.enabled(if: postgresTestServerURL != nil, "CARESYNC_TEST_POSTGRES_URL names no server"))
 struct LeasedJobServerTests {
     /// Two days from now: past one day of retention and 24 hours of idempotency records.
-    static let later: @Sendable () -> Date = { Date().addingTimeInterval(2 * 86_400) }
+    static var later: ServerClock { ManualClock(at: Date().addingTimeInterval(2 * 86_400)).serverClock }
 
     /// Leaves one purgeable tombstone (a sample replaced through the other instance) and one idempotency record;
     /// returns the anchor read before the tombstone.
@@ -30,8 +31,8 @@ struct LeasedJobServerTests {
             let (holder, other) = try servers.holderAndOther(of: .retention)
             #expect(try holder.api.store.acquireLease(.retention) && !other.api.store.acquireLease(.retention))
             // The other instance first: were it to purge, the holder would find nothing left.
-            #expect(try RetentionJob(store: other.api.store, retentionDays: 1, metrics: other.api.metrics, now: Self.later).runOnce() == nil)
-            #expect(try RetentionJob(store: holder.api.store, retentionDays: 1, metrics: holder.api.metrics, now: Self.later).runOnce() == 1)
+            #expect(try RetentionJob(store: other.api.store, retentionDays: 1, metrics: other.api.metrics, clock: Self.later).runOnce() == nil)
+            #expect(try RetentionJob(store: holder.api.store, retentionDays: 1, metrics: holder.api.metrics, clock: Self.later).runOnce() == 1)
             #expect(String(decoding: holder.api.metrics.exposition(), as: UTF8.self).contains("caresync_retention_tombstones_purged_total 1"))
             #expect(!String(decoding: other.api.metrics.exposition(), as: UTF8.self).contains("caresync_retention_tombstones_purged_total 1"))
             for instance in [1, 2] {  // purged for both: the anchor before it has expired on each
@@ -39,8 +40,8 @@ struct LeasedJobServerTests {
                 expired.expectProblem(410, "anchorExpired")
             }
             let (keeper, idle) = try servers.holderAndOther(of: .idempotencyExpiry)
-            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: idle.logger).runOnce(now: Self.later()) == nil)
-            #expect(try IdempotencyExpiryJob(store: keeper.api.store, logger: keeper.logger).runOnce(now: Self.later()) == 1)
+            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: idle.logger).runOnce(now: Self.later.now()) == nil)
+            #expect(try IdempotencyExpiryJob(store: keeper.api.store, logger: keeper.logger).runOnce(now: Self.later.now()) == 1)
         }
     }
 
@@ -50,9 +51,9 @@ struct LeasedJobServerTests {
             let collector = LineCollector()
             let logger = Observability.makeLogger(label: "jobs", format: .json, level: .debug, sink: collector.sink)
             let other = try servers.holderAndOther(of: .retention).other
-            #expect(try RetentionJob(store: other.api.store, retentionDays: 1, logger: logger, now: Self.later).runOnce() == nil)
+            #expect(try RetentionJob(store: other.api.store, retentionDays: 1, logger: logger, clock: Self.later).runOnce() == nil)
             let idle = try servers.holderAndOther(of: .idempotencyExpiry).other
-            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: logger).runOnce(now: Self.later()) == nil)
+            #expect(try IdempotencyExpiryJob(store: idle.api.store, logger: logger).runOnce(now: Self.later.now()) == nil)
             let skipped = collector.lines.filter { $0.contains("job.skipped") }
             #expect(skipped.count == 2 && skipped[0].contains("retention") && skipped[1].contains("idempotency-expiry"), "\(skipped)")
             // Nothing purged: the tombstone is still in the feed after the old anchor.

@@ -33,14 +33,15 @@ import Testing
                              now: Self.t0.addingTimeInterval(Self.day))
 
         // 50 days later, within 90 days of retention: nothing purged, the old anchor still sees the deletion.
-        let early = RetentionJob(store: store, retentionDays: 90) { Self.t0.addingTimeInterval(50 * Self.day) }
+        let early = RetentionJob(store: store, retentionDays: 90, clock: ManualClock(at: Self.t0.addingTimeInterval(50 * Self.day)).serverClock)
         #expect(try early.runOnce() == 0)
         let page = try store.changes(ChangeQuery(patient: "P1", anchor: anchorBeforeDelete))
         #expect(page.deletedObjects.map(\.uuid) == [inserted.results[0].uuid])
 
         // 100 days later: the tombstone is purged and the anchor before it is expired (410 anchorExpired).
         let metrics = ServerMetrics()
-        let late = RetentionJob(store: store, retentionDays: 90, metrics: metrics) { Self.t0.addingTimeInterval(100 * Self.day) }
+        let late = RetentionJob(store: store, retentionDays: 90, metrics: metrics,
+                                clock: ManualClock(at: Self.t0.addingTimeInterval(100 * Self.day)).serverClock)
         #expect(try late.runOnce() == 1)
         #expect(throws: SyncError.anchorExpired) {
             try store.changes(ChangeQuery(patient: "P1", anchor: anchorBeforeDelete))
@@ -59,7 +60,7 @@ import Testing
         defer { folder.remove() }
         let collector = LineCollector()
         let logger = Observability.makeLogger(label: "retention", format: .json, level: .info, sink: collector.sink)
-        let job = RetentionJob(store: store, retentionDays: 1, interval: .milliseconds(20), logger: logger)
+        let job = RetentionJob(store: store, retentionDays: 1, interval: .milliseconds(20), logger: logger, clock: .system)
         job.start()
         job.start()  // a second start does nothing
         try await Eventually.until(deadline: .seconds(5)) { collector.lines.filter { $0.contains("retention.purged") }.count >= 3 }
@@ -73,7 +74,7 @@ import Testing
     @Test func horizonIsRetentionDaysBeforeNow() throws {
         let (store, folder) = try Self.makeStore()
         defer { folder.remove() }
-        let job = RetentionJob(store: store, retentionDays: 30)
+        let job = RetentionJob(store: store, retentionDays: 30, clock: .system)
         #expect(job.horizon(at: Self.t0) == Self.t0.addingTimeInterval(-30 * Self.day))
     }
 }

@@ -27,7 +27,7 @@ import Testing
 
             let metrics = server.app.api.metrics
             try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
-                             metrics: server.app.api.metrics).runOnce()
+                             metrics: server.app.api.metrics, clock: server.app.api.clock).runOnce()
 
             let expired = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
             #expect(expired.status == 410)
@@ -51,7 +51,7 @@ import Testing
             _ = try store.delete(uuids: [inserted.results[0].uuid], syncIdentifiers: [], patient: "alice",
                                  source: "org.example.phone.alice", now: recent)
             try RetentionJob(store: server.app.api.store, retentionDays: server.app.configuration.tombstoneRetentionDays,
-                             metrics: server.app.api.metrics).runOnce()
+                             metrics: server.app.api.metrics, clock: server.app.api.clock).runOnce()
             let page = try await server.send("GET", "/v1/patients/alice/changes?anchor=\(anchor)", token: server.tokens.aliceDevice)
             #expect(page.status == 200)
             #expect(page.json["deletedObjects"]?.arrayValue?.count == 1)

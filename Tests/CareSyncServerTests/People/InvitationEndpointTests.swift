@@ -8,15 +8,15 @@ import Testing
 /// address, the admin API's validation, and a session reaching exactly what a therapist token of its teams reaches.
 @Suite(.serialized) struct InvitationEndpointTests {
     @Test func anInvitationWorksOnceAndWrongOrExpiredOnesAreRefusedAlike() async throws {
-        let now = Shared(Date())
-        try await TestServer.with(.live, clock: { now.current }) { server in
+        let clock = ManualClock()
+        try await TestServer.with(.live, clock: clock.serverClock) { server in
             let secret = try await server.invite()
             #expect(try await server.redeem(secret).status == 201)
             try await server.redeem(secret).expectProblem(401, "unauthorized")
             try await server.redeem(SessionSecret.generate()).expectProblem(401, "unauthorized")
             try await server.redeem("not-a-secret").expectProblem(401, "unauthorized")
             let late = try await server.invite()
-            now.update { $0.addTimeInterval(72 * 3600 + 1) }  // stored times are whole milliseconds
+            clock.advance(by: 72 * 3600 + 1)  // stored times are whole milliseconds
             try await server.redeem(late).expectProblem(401, "unauthorized")
             let people = try await server.send("GET", "/v1/people", token: server.tokens.admin)
             #expect(people.json["people"]?.arrayValue?.count == 1, "\(people.text)")

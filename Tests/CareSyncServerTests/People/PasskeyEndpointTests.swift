@@ -42,8 +42,8 @@ import Testing
 
     @Test(arguments: Refusal.allCases)
     func everyBadSignInIsTheSame401AndChangesNothing(refusal: Refusal) async throws {
-        let now = Shared(Date())
-        try await TestServer.with(.live, clock: { now.current }) { server in
+        let clock = ManualClock()
+        try await TestServer.with(.live, clock: clock.serverClock) { server in
             let session = try await server.signIn()
             var authenticator = try await server.registeredAuthenticator(as: session)
             _ = try await server.passkeySignIn(&authenticator)  // the stored counter is 2 now
@@ -53,7 +53,7 @@ import Testing
             switch refusal {
             case .replayedFinish:
                 #expect(try await server.send("POST", PasskeyController.signInPath, json: body).status == 201)
-            case .expiredChallenge: now.update { $0.addTimeInterval(301) }
+            case .expiredChallenge: clock.advance(by: 301)
             case .deactivatedPerson:
                 let off = try await server.send("POST", "/v1/people/\(session.personID)/deactivate", token: server.tokens.admin)
                 #expect(off.status == 200, "\(off.text)")

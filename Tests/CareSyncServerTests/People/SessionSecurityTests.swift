@@ -55,23 +55,23 @@ import Testing
     }
 
     @Test func idleAndAbsoluteTimeoutsEndASessionOnTheInjectedClock() async throws {
-        let now = Shared(Date())
-        try await TestServer.with(.live, clock: { now.current }) { server in
+        let clock = ManualClock()
+        try await TestServer.with(.live, clock: clock.serverClock) { server in
             let session = try await server.signIn()
-            now.update { $0.addTimeInterval(29 * 60) }
+            clock.advance(by: 29 * 60)
             #expect(try await server.get("/v1/session", as: session).status == 200)
             // Used at 29 minutes: idle counts from there.
-            now.update { $0.addTimeInterval(29 * 60) }
+            clock.advance(by: 29 * 60)
             #expect(try await server.get("/v1/patients/alice/goals", as: session).status == 200)
-            now.update { $0.addTimeInterval(31 * 60) }
+            clock.advance(by: 31 * 60)
             try await server.get("/v1/session", as: session).expectProblem(401, "unauthorized")
 
             let busy = try await server.signIn()
             for _ in 0..<24 {  // used every 29 minutes, 11 h 36 min in all
-                now.update { $0.addTimeInterval(29 * 60) }
+                clock.advance(by: 29 * 60)
                 #expect(try await server.get("/v1/session", as: busy).status == 200)
             }
-            now.update { $0.addTimeInterval(25 * 60) }  // 12 h 1 min after sign-in
+            clock.advance(by: 25 * 60)  // 12 h 1 min after sign-in
             try await server.get("/v1/session", as: busy).expectProblem(401, "unauthorized")
         }
     }

@@ -48,8 +48,7 @@ final class TestServer: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
-         clock: (@Sendable () -> Date)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(_ mode: Mode = .live, clock: ServerClock = .system, configure: (inout Configuration) -> Void = { _ in }) throws {
         self.mode = mode
         directory = try TemporaryDirectory("caresync-api")
         var configuration = Configuration()
@@ -60,7 +59,7 @@ final class TestServer: Sendable {
         // Alert rules are evaluated when a test drives `app.alertJob` (an injected clock), not behind its back.
         configuration.alertEvaluationSeconds = 0
         configure(&configuration)
-        app = try Self.build(configuration, rateLimitClock: rateLimitClock ?? { ContinuousClock.now }, clock: clock ?? { Date() })
+        app = try Self.build(configuration, clock: clock)
 
         let admin = app.api.admin
         let now = Date()
@@ -88,19 +87,14 @@ final class TestServer: Sendable {
     }
 
     /// Builds a server as `caresync serve` does: opens the backend the configuration chooses, then `buildServer`.
-    static func build(_ configuration: Configuration,
-                      rateLimitClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-                      clock: @escaping @Sendable () -> Date = { Date() })
-        throws -> CareSyncApplication {
-        try buildServer(configuration, backend: try StoreBackends.open(configuration.storeSettings), rateLimitClock: rateLimitClock,
-                        clock: clock)
+    static func build(_ configuration: Configuration, clock: ServerClock = .system) throws -> CareSyncApplication {
+        try buildServer(configuration, backend: try StoreBackends.open(configuration.storeSettings), clock: clock)
     }
 
     /// Runs `body` against a fresh server and awaits its shutdown afterwards, also when `body` throws.
-    static func with(_ mode: Mode = .live, rateLimitClock: (@Sendable () -> ContinuousClock.Instant)? = nil,
-                     clock: (@Sendable () -> Date)? = nil, configure: (inout Configuration) -> Void = { _ in },
+    static func with(_ mode: Mode = .live, clock: ServerClock = .system, configure: (inout Configuration) -> Void = { _ in },
                      _ body: (TestServer) async throws -> Void) async throws {
-        let server = try TestServer(mode, rateLimitClock: rateLimitClock, clock: clock, configure: configure)
+        let server = try TestServer(mode, clock: clock, configure: configure)
         try await withScoped(server, close: { await $0.stop() }, body)
     }
 

@@ -118,7 +118,7 @@ import Testing
                 // Still inside the window: sequence 1 is retried and 2 waits behind it.
                 #expect(receiver.received.allSatisfy { $0.sequence == 1 })
                 failingSince = try #require(try h.status()?.failingSince)
-                h.offset.update { $0 = 72 * 3600 + 1 }
+                h.clock.advance(by: 72 * 3600 + 1)
                 try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 2 }
             }
             let got = receiver.received.map(\.sequence)

@@ -4,13 +4,13 @@ import CareSyncTestSupport
 import Foundation
 @testable import CareSyncServer
 
-/// A webhook dispatcher over the reference model's stores (patients alice, bob and carol), with a clock that runs from the real one
-/// plus an offset the test can move forward (the 72 h retry window), and quick retries.
+/// A webhook dispatcher over the reference model's stores (patients alice, bob and carol), with a clock that runs with real time
+/// and that the test can move forward (the 72 h retry window), and quick retries.
 struct WebhookDispatcherHarness {
     let access = InMemoryAccessStore()
     let sync: InMemorySyncStore
     let webhooks: InMemoryWebhookStore
-    let offset = Shared<TimeInterval>(0)
+    let clock = ManualClock(running: true)
     let dispatcher: WebhookDispatcher
 
     /// Retries after at most 50 ms, attempts time out after `timeout`, at most `maxPendingDeliveries` wait; the address
@@ -26,9 +26,8 @@ struct WebhookDispatcherHarness {
         settings.maxPendingDeliveries = maxPendingDeliveries
         settings.retryInitial = .milliseconds(50)
         settings.retryMax = .milliseconds(50)
-        let offset = self.offset
         dispatcher = WebhookDispatcher(store: webhooks, leases: sync, settings: settings, notifier: sync.notifier, pollInterval: .milliseconds(50),
-                                       clock: { Date().addingTimeInterval(offset.current) }, random: { 0.5 }, resolve: resolve)
+                                       clock: clock.serverClock, random: { 0.5 }, resolve: resolve)
     }
 
     /// Runs `body` with the dispatcher started, then awaits its stop whatever the body does.

@@ -13,16 +13,16 @@ public final class PasskeyService: Sendable {
     private let settings: WebAuthnSettings
     private let publicOrigins: [String]
     private let relyingParty: Mutex<PasskeyRelyingParty>
-    private let clock: @Sendable () -> Date
+    private let clock: ServerClock
 
     /// The service for `settings` over `store`; origins come from `settings`, else `publicOrigins`, else `listening(on:)`.
     public init(store: (any PasskeyStore)?, settings: WebAuthnSettings, publicOrigins: [String],
-                clock: @escaping @Sendable () -> Date, random: @escaping @Sendable (Int) -> [UInt8] = PasskeyChallenges.systemRandom) {
+                clock: ServerClock, random: @escaping @Sendable (Int) -> [UInt8] = PasskeyChallenges.systemRandom) {
         self.store = store
         self.settings = settings
         self.publicOrigins = publicOrigins
         self.clock = clock
-        challenges = PasskeyChallenges(lifetime: 300, now: clock, random: random)
+        challenges = PasskeyChallenges(lifetime: 300, clock: clock, random: random)
         relyingParty = Mutex(settings.relyingParty(publicOrigins: publicOrigins, port: nil))
     }
 
@@ -37,6 +37,6 @@ public final class PasskeyService: Sendable {
     /// The ceremonies over the current relying party; 503 when the server has no passkey store.
     func ceremonies() throws -> PasskeyCeremonies {
         guard let store else { throw HTTPError.unavailable("Passkeys are not available on this server.") }
-        return PasskeyCeremonies(relyingParty: currentRelyingParty, challenges: challenges, store: store, now: clock)
+        return PasskeyCeremonies(relyingParty: currentRelyingParty, challenges: challenges, store: store, clock: clock)
     }
 }

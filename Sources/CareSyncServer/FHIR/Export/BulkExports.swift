@@ -33,12 +33,12 @@ final class BulkExports: Sendable {
     }
 
     let settings: Settings
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     private let runner: ExportRun
     private let state = Mutex(State())
 
     /// Exports running through `runner`, timed by `clock`.
-    init(settings: Settings, runner: ExportRun, clock: @escaping @Sendable () -> Date) {
+    init(settings: Settings, runner: ExportRun, clock: ServerClock) {
         self.settings = settings; self.runner = runner; self.clock = clock
     }
 
@@ -52,7 +52,7 @@ final class BulkExports: Sendable {
         let id = UUID().uuidString.lowercased()
         let directory = settings.directory.appendingPathComponent(id, isDirectory: true)
         let job = ExportJob(id: id, principal: principal, patients: patients, auditPatient: auditPatient, types: types, since: since,
-                            fromStart: fromStart, members: members, request: request, base: base, directory: directory, created: clock())
+                            fromStart: fromStart, members: members, request: request, base: base, directory: directory, created: clock.now())
         try state.withLock { s in
             guard !s.stopped else { throw Refusal.stopped }
             let unfinished = s.jobs.values.filter { $0.expiresAt == nil }.count

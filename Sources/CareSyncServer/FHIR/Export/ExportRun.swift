@@ -14,7 +14,7 @@ struct ExportRun: Sendable {
     let audit: AuditLog
     /// The therapist tokens' sources (`performer`).
     let access: any AccessStore
-    let clock: @Sendable () -> Date
+    let clock: ServerClock
     let settings: BulkExports.Settings
     let logger: Logger
 
@@ -31,7 +31,7 @@ struct ExportRun: Sendable {
             let failure = (error as? HTTPError).flatMap(FHIRError.from)
                 ?? FHIRError(status: .internalServerError, issue: "exception", diagnostics: "The export failed; start it again.")
             logger.error("export.failed", metadata: ["export.id": .string(job.id), "error.type": .string(String(describing: type(of: error)))])
-            job.move(to: .failed(failure, expiresAt: clock().addingTimeInterval(settings.expiry)))
+            job.move(to: .failed(failure, expiresAt: clock.now().addingTimeInterval(settings.expiry)))
         }
     }
 
@@ -41,7 +41,7 @@ struct ExportRun: Sendable {
         // The position, then its write time: every change up to it was committed at or before `transactionTime`, every
         // later one at or after it, so `_since=transactionTime` misses none (an empty log: the time now).
         let head = try await reader.calls.blocking { try store.currentAnchor() }
-        let transactionTime = try await reader.calls.blocking { try store.writeTime(of: head.sequence) } ?? clock()
+        let transactionTime = try await reader.calls.blocking { try store.writeTime(of: head.sequence) } ?? clock.now()
         let output = NDJSONFiles(directory: job.directory, prefix: "observation", linesPerFile: settings.linesPerFile)
         let deleted = NDJSONFiles(directory: job.directory, prefix: "deleted", linesPerFile: settings.linesPerFile)
         let access = self.access
@@ -52,9 +52,9 @@ struct ExportRun: Sendable {
                                                 therapists: therapists, before: total, index: index)
             total += count
             let scope = AuditScope(principal: job.principal, patient: patient, action: "fhir.export.read")
-            try await audit.commit(scope.record(count: count, status: 200, time: clock()))
+            try await audit.commit(scope.record(count: count, status: 200, time: clock.now()))
         }
-        let now = clock()
+        let now = clock.now()
         return ExportResult(transactionTime: transactionTime, nextSince: ExportSince.token(reader.anchors.encode(head), members: job.members),
                             output: try output.finish(), deleted: try deleted.finish(),
                             completedAt: now, expiresAt: now.addingTimeInterval(settings.expiry))

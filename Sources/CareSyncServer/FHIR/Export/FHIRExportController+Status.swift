@@ -59,7 +59,7 @@ extension FHIRExportController {
                  _ body: (ExportJob) async throws -> (Response, Int)) async throws -> Response {
         try await fhir.answering {
             let principal = try await fhir.authenticate(request, context)
-            let job = exports.job(context.parameters["exportId"] ?? "", for: principal, now: exports.clock())
+            let job = exports.job(context.parameters["exportId"] ?? "", for: principal, now: exports.clock.now())
             return try await fhir.audited(AuditScope(principal: principal, patient: job?.auditPatient, action: action)) {
                 guard let job else {
                     throw FHIRError.notFound("No such export: unknown, cancelled, expired, or started by another token.")
