@@ -5,6 +5,7 @@
 # machine it shares the two cores with caresync and may be the limit. Prints figures; asserts nothing.
 # Do not run it while builds run.
 #   bench/webhooks/run.sh                       # release build; EVENTS=5000, SUBSCRIPTIONS="1 8"
+#   RECEIVER=nginx bench/webhooks/run.sh        # nginx answering 200 instead (C, far below the dispatcher's cost)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/api/caresync-server.sh
@@ -15,7 +16,25 @@ admin="$("$bin" token create --role admin 2>/dev/null)"
 device="$("$bin" token create --role device --patient alice 2>/dev/null)"
 caresync_serve
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-python3 scripts/webhooks/receiver.py --port "$port" --no-verify >"$work/receiver.out" &
+if [ "${RECEIVER:-python}" = nginx ]; then
+  command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; }
+  mkdir -p "$work/nginx"
+  cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  server { listen 127.0.0.1:$port; location / { return 200; } }
+}
+CONF
+  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+else
+  python3 scripts/webhooks/receiver.py --port "$port" --no-verify >"$work/receiver.out" &
+fi
 receiver=$!
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; kill "$receiver" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 events="${EVENTS:-5000}"

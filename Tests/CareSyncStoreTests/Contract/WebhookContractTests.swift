@@ -111,6 +111,33 @@ import Testing
     }
 
     @Test(arguments: ContractStores.webhooks)
+    func attemptsThatEndedTogetherAreRecordedInOneCall(factory: ContractWebhookStores) throws {
+        let s = try make(factory)
+        for id in ["wh_1", "wh_2", "wh_3"] { try s.webhooks.createSubscription(subscription(id)) }
+        _ = try change(s, "alice")
+        _ = try change(s, "bob")
+        _ = try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now)
+        _ = try s.webhooks.setPaused(true, subscription: "wh_3", now: now)
+        let later = now.addingTimeInterval(30)
+        try s.webhooks.record([
+            WebhookAttempt(subscriptionID: "wh_1", sequence: 1, time: now, status: 204, error: nil, outcome: .delivered),
+            WebhookAttempt(subscriptionID: "wh_2", sequence: 1, time: now, status: 500, error: "status 500", outcome: .retry(at: later)),
+            WebhookAttempt(subscriptionID: "wh_3", sequence: 1, time: now, status: nil, error: "timeout", outcome: .failed),
+            // Already recorded earlier in the same call: no longer pending, changes nothing.
+            WebhookAttempt(subscriptionID: "wh_1", sequence: 1, time: later, status: 500, error: "status 500", outcome: .failed),
+        ])
+        let one = try #require(try s.webhooks.subscription(id: "wh_1"))
+        #expect(one.lastDeliveredSequence == 1 && one.failingSince == nil && one.pendingDeliveries == 1)
+        let two = try #require(try s.webhooks.subscription(id: "wh_2"))
+        #expect(two.lastDeliveredSequence == 0 && two.failingSince == now && two.pendingDeliveries == 2)
+        let three = try #require(try s.webhooks.subscription(id: "wh_3"))
+        #expect(three.lastDeliveredSequence == 0 && three.failingSince == now && three.pendingDeliveries == 1)
+        let heads = Dictionary(uniqueKeysWithValues: try s.webhooks.heads().map { ($0.subscriptionID, $0) })
+        #expect(heads["wh_1"]?.sequence == 2)
+        #expect(heads["wh_2"].map { ($0.sequence, $0.attempts, $0.nextAttemptAt) } ?? (0, 0, now) == (1, 1, later))
+    }
+
+    @Test(arguments: ContractStores.webhooks)
     func pauseQueuesAndResumeMakesTheHeadDue(factory: ContractWebhookStores) throws {
         let s = try make(factory)
         try s.webhooks.createSubscription(subscription("wh_1"))
