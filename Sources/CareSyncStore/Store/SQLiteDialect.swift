@@ -14,5 +14,8 @@ enum SQLiteDialect {
         """))
 
     /// Webhook subscriptions and their delivery state (one writer: nothing to lock).
-    static let webhooks = WebhookRows<Connection>(sql: .portable(parameter: Connection.parameter, lockTargets: nil))
+    static let webhooks = WebhookRows<Connection>(sql: .portable(parameter: Connection.parameter, lockTargets: nil,
+                                                                 pendingDeliveries: pendingDeliveries))
+    /// A subscription's pending deliveries as `d`, read through their partial index (see `WebhookRowSQL.portable`).
+    static let pendingDeliveries = "webhook_deliveries AS d INDEXED BY webhook_deliveries_pending"
 }

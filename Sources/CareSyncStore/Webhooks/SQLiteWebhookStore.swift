@@ -44,7 +44,8 @@ public final class SQLiteWebhookStore: WebhookStore {
             if !paused {
                 let ms = SyncRules.milliseconds(now)
                 try db.execute("""
-                    UPDATE webhook_deliveries SET next_attempt_at_ms = ? WHERE subscription_id = ? AND state = 'pending' AND next_attempt_at_ms > ?
+                    UPDATE webhook_deliveries INDEXED BY webhook_deliveries_pending SET next_attempt_at_ms = ?
+                    WHERE subscription_id = ? AND state = 'pending' AND next_attempt_at_ms > ?
                     """, [.integer(ms), .text(id), .integer(ms)])
             }
             return true
@@ -138,7 +139,7 @@ public final class SQLiteWebhookStore: WebhookStore {
                 // The oldest waiting deliveries after the head: failed, as a given-up delivery, and kept for replay.
                 try db.execute("""
                     UPDATE webhook_deliveries SET state = 'failed', last_error = ?, completed_at_ms = ?
-                    WHERE subscription_id = ? AND sequence IN (SELECT sequence FROM webhook_deliveries
+                    WHERE subscription_id = ? AND sequence IN (SELECT sequence FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
                                                                WHERE subscription_id = ? AND state = 'pending'
                                                                ORDER BY sequence LIMIT ? OFFSET 1)
                     """, [.text(WebhookFanOutQueue.droppedError(maxPending: maxPending)), .integer(SyncRules.milliseconds(now)),
@@ -157,7 +158,7 @@ public final class SQLiteWebhookStore: WebhookStore {
                 SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
                        d.first_attempt_at_ms, d.next_attempt_at_ms, d.event, d.alert_id, d.alert_rule, d.alert_care_team
                 FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
-                WHERE s.paused = 0 AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries p
+                WHERE s.paused = 0 AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries AS p INDEXED BY webhook_deliveries_pending
                                                      WHERE p.subscription_id = s.id AND p.state = 'pending')
                 ORDER BY d.next_attempt_at_ms, s.id
                 """) { r in

@@ -24,11 +24,14 @@ public struct WebhookRowSQL: Sendable {
 }
 
 extension WebhookRowSQL {
-    /// The statements in SQL both dialects take (`p(n)`: the nth parameter's marker), and the dialect's lock, if any.
-    public static func portable(parameter p: (Int) -> String, lockTargets: String?) -> WebhookRowSQL {
+    /// The statements in SQL both dialects take (`p(n)`: the nth parameter's marker), the dialect's lock, if any,
+    /// and how to name a subscription's pending deliveries as `d` (SQLite: through their partial index, which its
+    /// planner, without statistics, passes over for the primary key and so reads every delivery ever kept).
+    public static func portable(parameter p: (Int) -> String, lockTargets: String?,
+                                pendingDeliveries: String = "webhook_deliveries d") -> WebhookRowSQL {
         let statuses = """
             SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.paused, s.next_sequence, s.last_delivered_sequence,
-                   s.failing_since_ms, (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                   s.failing_since_ms, (SELECT count(*) FROM \(pendingDeliveries) WHERE d.subscription_id = s.id AND d.state = 'pending'),
                    s.dropped_deliveries
             FROM webhook_subscriptions s
             """
@@ -38,8 +41,8 @@ extension WebhookRowSQL {
             lockTargets: lockTargets,
             fanOutTargets: """
                 SELECT s.id, s.url, s.secret, s.events, s.created_at_ms, s.outbox_watermark, s.next_sequence, s.coalesce_floor,
-                       (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending'),
-                       (SELECT min(d.sequence) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.state = 'pending')
+                       (SELECT count(*) FROM \(pendingDeliveries) WHERE d.subscription_id = s.id AND d.state = 'pending'),
+                       (SELECT min(d.sequence) FROM \(pendingDeliveries) WHERE d.subscription_id = s.id AND d.state = 'pending')
                 FROM webhook_subscriptions s ORDER BY s.id
                 """,
             patients: "SELECT subscription_id, patient_id FROM webhook_subscription_patients ORDER BY patient_id",
