@@ -50,10 +50,11 @@ public protocol SyncStore: JobLeases {
     /// `SyncError.validationFailed` for a query the type does not allow.
     func statistics(patient: String, query: StatisticsQuery) throws -> StatisticsCollection
 
-    /// The start of every live sample of `source` (of `types`; nil: every type) that starts at or after `from`, in no
-    /// particular order, from one snapshot: what days with data and a source's newest sample are read from
-    /// (docs/status.md). The SQL stores read a time index, so the patient's history before `from` costs nothing.
-    func sampleStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date]
+    /// Per day from `first` through `last` in `zone`, source and type: the live samples that start that day and a cumulative
+    /// type's prorated sum (`SampleDay`), in no particular order, from one snapshot: what status and monitoring read days
+    /// with data, a source's newest sample and weekly totals from (docs/status.md). The SQL stores keep these figures up
+    /// to date as writes commit, in the patient's time zone; another zone is computed from the time index.
+    func sampleDays(patient: String, zone: TimeZone, from first: CalendarDay, through last: CalendarDay) throws -> [SampleDay]
 
     /// The live samples of `type` with the latest starts (a tie: the greater uuid first), newest first, at most `limit`,
     /// from one snapshot: the latest six-minute walks of a status (docs/status.md), read through the time index.
@@ -89,19 +90,20 @@ public protocol SyncStore: JobLeases {
 }
 
 extension SyncStore {
-    /// `sampleStarts` from the change feed (filtered by source, types and time), for stores without a time index:
-    /// the reference model, and the oracle the stores' contract tests hold the SQL against.
-    public func sampleStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date] {
-        if let types, types.isEmpty { return [] }
-        var starts: [Date] = []
-        var query = ChangeQuery(patient: patient, types: types, limit: 5_000, from: from, source: source)
+    /// `sampleDays` from the change feed (every live sample tallied), for stores without kept figures: the reference
+    /// model's, and the oracle the stores' contract tests hold the SQL against.
+    public func sampleDays(patient: String, zone: TimeZone, from first: CalendarDay, through last: CalendarDay) throws -> [SampleDay] {
+        var tally = SampleDayTally(zone: zone, from: first, through: last)
+        var query = ChangeQuery(patient: patient, limit: 5_000)
         repeat {
             let page = try changes(query)
-            starts += page.samples.lazy.filter { $0.start >= from }.map(\.start)
+            for s in page.samples {
+                tally.add(source: s.source, type: s.type, start: SyncRules.milliseconds(s.start), end: SyncRules.milliseconds(s.end), value: s.value)
+            }
             query.anchor = page.anchor
             if !page.hasMore { break }
         } while true
-        return starts
+        return tally.days
     }
 
     /// `newestSamples` from the change feed (filtered by type), sorted here: the reference model's, and the oracle.

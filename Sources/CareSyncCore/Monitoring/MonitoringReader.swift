@@ -2,7 +2,7 @@ import Foundation
 
 /// A patient's episodes with their periods, and review minutes per month, from the stores (docs/monitoring.md).
 public struct MonitoringReader: Sendable {
-    /// Samples and the audit log, through the status reader's feed reads.
+    /// Samples and the audit log, through the status reader's store reads.
     public let status: PatientStatusReader
     /// Episodes and minutes.
     public let monitoring: any MonitoringStore
@@ -26,10 +26,8 @@ public struct MonitoringReader: Sendable {
     /// The days from `first` through `last` on which a live sample of one of the device sources starts.
     public func daysWithData(patient: String, devices: [TokenRecord], readable: Set<SampleType>?, zone: TimeZone,
                              from first: CalendarDay, through last: CalendarDay) throws -> Set<CalendarDay> {
-        var starts: [Date] = []
-        for source in Set(devices.map(\.source)).sorted() {
-            starts += try status.store.sampleStarts(patient: patient, source: source, types: readable, from: first.start(in: zone))
-        }
-        return DeviceDays.days(starting: starts, in: zone, from: first, through: last)
+        let sources = Set(devices.map(\.source))
+        return Set(try status.store.sampleDays(patient: patient, zone: zone, from: first, through: last)
+            .filter { $0.starts > 0 && sources.contains($0.source) && PatientStatusReader.mayRead($0.type, readable) }.map(\.day))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Computes `PatientStatus` from what the stores answer: each source's sample starts in the window and the latest walks
-/// (`SyncStore.sampleStarts`, `newestSamples`), the statistics engine, and the audit log for the server time of each
-/// device's last write (docs/status.md).
+/// Computes `PatientStatus` from what the stores answer: the figures per day, source and type over the window and the
+/// two weeks of totals (`SyncStore.sampleDays`), the latest walks (`newestSamples`), and the audit log for the server
+/// time of each device's last write (docs/status.md).
 public struct PatientStatusReader: Sendable {
     /// The samples.
     public let store: any SyncStore
@@ -21,27 +21,28 @@ public struct PatientStatusReader: Sendable {
         let zone = TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")!
         let today = DeviceDays.day(of: now, in: zone)
         let windowStart = today.adding(days: -(7 * settings.gapWeeks - 1))
-        let from = windowStart.start(in: zone)
+        let monday = Self.monday(of: today)
+        let figures = try store.sampleDays(patient: patient.id, zone: zone, from: min(windowStart, monday.adding(days: -7)),
+                                           through: max(today, monday.adding(days: 6))).filter { Self.mayRead($0.type, readable) }
+        let started = figures.filter { $0.starts > 0 && $0.day >= windowStart && $0.day <= today }
         let bySource = Dictionary(grouping: devices, by: \.source)
         var sources: [SourceStatus] = []
-        var starts: [Date] = []
         for source in bySource.keys.sorted() {
-            let own = try store.sampleStarts(patient: patient.id, source: source, types: readable, from: from)
-            starts += own
             let received = try bySource[source, default: []].compactMap { try lastReceived(patient: patient.id, token: $0.id) }.max()
             // A source none of whose tokens still works (revoked, expired) is not expected to sync: never silent.
             let expected = bySource[source, default: []].contains { $0.isUsable(at: now) }
             let silent = expected && (received.map { now.timeIntervalSince($0) > settings.silentAfter } ?? true)
-            var status = SourceStatus(source: source, lastReceived: received, newestSampleStart: own.max(), silent: silent)
+            let newest = started.filter { $0.source == source }.compactMap(\.newestStart).max()
+            var status = SourceStatus(source: source, lastReceived: received, newestSampleStart: newest, silent: silent)
             status.active = expected
             sources.append(status)
         }
-        let days = DeviceDays.days(starting: starts, in: zone, from: windowStart, through: today)
+        let days = Set(started.filter { bySource[$0.source] != nil }.map(\.day))
         let gaps = DeviceDays.gaps(withData: days, from: windowStart, through: today)
         let weekStart = max(windowStart, today.adding(days: -6))
         let missingLastWeek = (0...(today.daysSince1970 - weekStart.daysSince1970))
             .filter { !days.contains(weekStart.adding(days: $0)) }.count
-        let weeks = try Self.mayRead(.stepCount, readable) ? [weekTotals(patient: patient.id, type: .stepCount, zone: zone, today: today)] : []
+        let weeks = Self.mayRead(.stepCount, readable) ? [Self.totals(of: .stepCount, in: figures, monday: monday)] : []
         let walk = try Self.mayRead(.sixMinuteWalkTestDistance, readable) ? latestWalk(patient: patient.id) : nil
         let attention = Attention(silentSources: sources.filter(\.silent).count, noDevice: bySource.isEmpty,
                                   daysWithoutDataLastWeek: missingLastWeek, walkDeclined: (walk?.change ?? 0) < 0)
@@ -59,18 +60,27 @@ public struct PatientStatusReader: Sendable {
         try DeviceLastReceived(access: access, scanLimit: auditScanLimit).time(patient: patient, token: token)
     }
 
-    /// This and last week's totals of a cumulative type, weeks from Monday 00:00 in `zone`.
-    func weekTotals(patient: String, type: SampleType, zone: TimeZone, today: CalendarDay) throws -> WeekTotals {
+    /// The Monday (00:00 in the patient's zone starts the week) of the week holding `day`.
+    static func monday(of day: CalendarDay) -> CalendarDay {
         // 1970-01-05 was a Monday.
-        let sinceMonday = ((today.daysSince1970 - 4) % 7 + 7) % 7
-        let monday = today.adding(days: -sinceMonday)
-        let lastMonday = monday.adding(days: -7)
-        let query = StatisticsQuery(type: type, start: lastMonday.start(in: zone), end: monday.adding(days: 7).start(in: zone),
-                                    interval: .week, anchorDate: lastMonday.start(in: zone), timeZone: zone.identifier,
-                                    options: .cumulativeSum)
-        let buckets = try store.statistics(patient: patient, query: query).buckets
-        let sum = { (day: CalendarDay) in buckets.first { $0.start == day.start(in: zone) }?.values.sum }
-        return WeekTotals(type: type, thisWeekStart: monday, thisWeek: sum(monday), lastWeek: sum(lastMonday))
+        day.adding(days: -(((day.daysSince1970 - 4) % 7 + 7) % 7))
+    }
+
+    /// This (from `monday`) and last week's totals of a cumulative type over every source: the sum of each day's
+    /// prorated figures, nil for a week where no sample counted (as the statistics engine's week buckets).
+    static func totals(of type: SampleType, in figures: [SampleDay], monday: CalendarDay) -> WeekTotals {
+        func total(from first: CalendarDay) -> Double? {
+            let week = figures.filter { $0.type == type && $0.counted > 0 && $0.day >= first && $0.day < first.adding(days: 7) }
+            return week.isEmpty ? nil : week.sorted { ($0.day, $0.source) < ($1.day, $1.source) }.reduce(0) { $0 + $1.sum }
+        }
+        return WeekTotals(type: type, thisWeekStart: monday, thisWeek: total(from: monday), lastWeek: total(from: monday.adding(days: -7)))
+    }
+
+    /// The totals of a cumulative type for the week holding `today` and the week before it, weeks from Monday 00:00 in `zone`.
+    func weekTotals(patient: String, type: SampleType, zone: TimeZone, today: CalendarDay) throws -> WeekTotals {
+        let monday = Self.monday(of: today)
+        let figures = try store.sampleDays(patient: patient, zone: zone, from: monday.adding(days: -7), through: monday.adding(days: 6))
+        return Self.totals(of: type, in: figures, monday: monday)
     }
 
     /// The latest six-minute walk by start (any source) and the one before it.

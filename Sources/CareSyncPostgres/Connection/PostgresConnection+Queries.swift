@@ -29,6 +29,8 @@ extension PostgresRow: QueryRow {
     public func integer(_ column: Int) throws -> Int64 { try int64(column) }
     /// The `bigint` of `column`, nil when NULL.
     public func optionalInteger(_ column: Int) throws -> Int64? { try optionalInt64(column) }
+    /// The `double precision` of `column`.
+    public func real(_ column: Int) throws -> Double { try double(column) }
     /// The `bytea` of `column`.
     public func blob(_ column: Int) throws -> [UInt8] { try bytes(column) }
     /// The `boolean` of `column`.
@@ -41,6 +43,7 @@ extension PostgresValue {
         switch value {
         case .text(let text): self = .text(text)
         case .integer(let integer): self = .int64(integer)
+        case .real(let real): self = .double(real)
         case .blob(let bytes): self = .bytes(bytes)
         case .null: self = .null
         }

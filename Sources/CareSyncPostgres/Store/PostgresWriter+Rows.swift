@@ -57,6 +57,7 @@ extension PostgresWriter {
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         longest[key] = max(longest[key] ?? 0, end - start)
         checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))
+        days.add(patient: patient, source: source, type: input.type, start: start, end: end, value: input.value)
         return uuid
     }
 
@@ -67,6 +68,7 @@ extension PostgresWriter {
         known.forget(PostgresKnownRows.SampleID(patient: patient, uuid: sample.uuid), key: sample.syncIdentifier.map { .init(patient: patient, source: sample.source, syncIdentifier: $0) })
         checksumDeltas[SpanKey(patient: patient, type: sample.type.rawValue), default: TypeChecksum()]
             .remove(SampleDigest.of(uuid: sample.uuid, syncVersion: sample.syncVersion))
+        days.remove(patient: patient, sample)
     }
 
     /// The live samples of (patient, source) under `syncIdentifiers`, by identifier: one statement.

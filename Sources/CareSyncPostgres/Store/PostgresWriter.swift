@@ -24,6 +24,8 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     var longest: [SpanKey: Int64] = [:]
     /// What this transaction added to and took from each (patient, type)'s checksum, for `checksums`.
     var checksumDeltas: [SpanKey: TypeChecksum] = [:]
+    /// The samples this transaction added and removed, for `sample_days`.
+    var days = SampleDayChanges()
     var random = SystemRandomNumberGenerator()
     /// Rows read ahead for the batch under way (`readAhead`) and not written since.
     var known = PostgresKnownRows()
@@ -45,7 +47,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
         startHead = head
     }
 
-    /// Raises `sample_spans`, adds the checksum deltas and writes the head back; call once, after the body,
+    /// Raises `sample_spans`, adds the checksum deltas, brings `sample_days` up to date and writes the head back; call once, after the body,
     /// before commit. Sums wrap at 2^64 (in Swift: PostgreSQL's bigint arithmetic would overflow instead).
     func finish() throws {
         try flush()
@@ -68,6 +70,8 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
                 """, [.text(key.patient), .text(key.type), .int64(duration)])
         }
         longest = [:]
+        try SampleDayRows.record(db, days)
+        days = SampleDayChanges()
         if let head, head != startHead {
             try ordering.finish(db, head: head)
             try CommitTimes.record(db, head: head, latestNow: latestNow)

@@ -30,6 +30,8 @@ extension Statement: QueryRow {
     public func integer(_ column: Int) -> Int64 { int64(Int32(column)) }
     /// The integer of `column`, nil when NULL.
     public func optionalInteger(_ column: Int) -> Int64? { optionalInt64(Int32(column)) }
+    /// The float of `column`.
+    public func real(_ column: Int) -> Double { double(Int32(column)) }
     /// The bytes of `column`.
     public func blob(_ column: Int) -> [UInt8] { bytes(Int32(column)) }
     /// An integer column as a boolean: nonzero is true.
@@ -42,6 +44,7 @@ extension SQLValue {
         switch value {
         case .text(let text): self = .text(text)
         case .integer(let integer): self = .integer(integer)
+        case .real(let real): self = .real(real)
         case .blob(let bytes): self = .blob(bytes)
         case .null: self = .null
         }

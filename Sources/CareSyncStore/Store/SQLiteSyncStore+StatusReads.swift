@@ -1,23 +1,12 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 extension SQLiteSyncStore {
-    /// The starts of the source's live samples at or after `from`: one range of the covering index `samples_span
-    /// (patient, type, start_ms, …, source)` per type the patient has (`sample_spans` names them), in one snapshot.
-    public func sampleStarts(patient: String, source: String, types: Set<SampleType>?, from: Date) throws -> [Date] {
-        if let types, types.isEmpty { return [] }
-        let since = SyncRules.milliseconds(from)
-        return try database.read { db in
-            let stored = try db.fetchAll("SELECT type FROM sample_spans WHERE patient = ?", [.text(patient)]) { $0.string(0) }
-            var starts: [Date] = []
-            for type in stored where types?.contains(where: { $0.rawValue == type }) ?? true {
-                starts += try db.fetchAll("SELECT start_ms FROM samples WHERE patient = ? AND type = ? AND start_ms >= ? AND source = ?",
-                                          [.text(patient), .text(type), .integer(since), .text(source)]) {
-                    SyncRules.date(milliseconds: $0.int64(0))
-                }
-            }
-            return starts
-        }
+    /// The figures per day, source and type: the rows kept in `sample_days` when they are in `zone`, else counted from the
+    /// covering time index `samples_span` (`SampleDayRows`), in one snapshot.
+    public func sampleDays(patient: String, zone: TimeZone, from first: CalendarDay, through last: CalendarDay) throws -> [SampleDay] {
+        try database.read { db in try SampleDayRows.read(db, patient: patient, zone: zone, from: first, through: last) }
     }
 
     /// The newest live samples of `type`: `samples_span` in descending start order, ties by uuid (its bytes order as

@@ -77,6 +77,7 @@ public final class SQLiteSyncStore: SyncStore {
         let result = try body(writer)
         try writer.recordSpans()
         try writer.recordChecksums()
+        try writer.recordDays()
         let head = try StoreQueries.head(db)
         if head != before { try CommitTimes.record(db, head: head, latestNow: writer.latestNow) }
         let changed = head == before ? [] : try db.fetchAll(

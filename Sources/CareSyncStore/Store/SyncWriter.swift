@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncStoreCore
 import Foundation
 
 /// The sync store's writes, run on the writer connection inside one open write transaction.
@@ -38,6 +39,8 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         var checksumDeltas: [SpanKey: TypeChecksum] = [:]
         /// The latest `now` the writes were given: the time the commit records (`WriteTimes`).
         var latestNow: Date?
+        /// The samples this transaction added and removed, for `sample_days`.
+        var days = SampleDayChanges()
     }
 
     /// The latest `now` this writer's writes were given.
@@ -131,6 +134,7 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         let key = SpanKey(patient: patient, type: input.type.rawValue)
         statements.longest[key] = max(statements.longest[key] ?? 0, end - start)
         statements.checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))
+        statements.days.add(patient: patient, source: source, type: input.type, start: start, end: end, value: input.value)
         return uuid
     }
 
@@ -168,6 +172,13 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         statements.checksumDeltas = [:]
     }
 
+    /// Brings `sample_days` up to date with the samples this transaction added and removed (`SampleDayRows.record`).
+    /// `SQLiteSyncStore.write` calls it before commit, after `recordSpans`.
+    func recordDays() throws {
+        try SampleDayRows.record(db, statements.days)
+        statements.days = SampleDayChanges()
+    }
+
     /// Removes a live sample and leaves its tombstone, under the next sequence.
     public func tombstone(_ sample: Sample, patient: String, now: Date) throws {
         let inserted = try db.fetchAll("DELETE FROM samples WHERE patient = ? AND uuid = ? RETURNING seq",
@@ -193,6 +204,7 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         try insert.execute()
         let key = SpanKey(patient: patient, type: sample.type.rawValue)
         statements.checksumDeltas[key, default: TypeChecksum()].remove(SampleDigest.of(uuid: sample.uuid, syncVersion: sample.syncVersion))
+        statements.days.remove(patient: patient, sample)
     }
 }
 

@@ -47,6 +47,8 @@ public struct PatientErasurePlan: Sendable {
         ] + extra + [
             .rows("checksums", "checksums", "patient", p),
             .rows("sampleSpans", "sample_spans", "patient", p),
+            .rows("sampleDays", "sample_days", "patient", p),
+            .rows("sampleDayZones", "sample_day_zones", "patient", p),
             .rows("reports", "weekly_reports", "patient", p),
             // Answers kept for an Idempotency-Key (they may hold values): those of any token for this patient, and
             // those of the patient's own tokens recorded before the patient column existed.

@@ -4,6 +4,8 @@ public enum QueryValue: Sendable, Hashable {
     case text(String)
     /// A 64-bit integer.
     case integer(Int64)
+    /// A 64-bit float.
+    case real(Double)
     /// Bytes.
     case blob([UInt8])
     /// NULL.
@@ -18,6 +20,8 @@ public protocol QueryRow {
     func integer(_ column: Int) throws -> Int64
     /// The integer of `column`, nil when NULL.
     func optionalInteger(_ column: Int) throws -> Int64?
+    /// The float of `column`.
+    func real(_ column: Int) throws -> Double
     /// The bytes of `column`.
     func blob(_ column: Int) throws -> [UInt8]
     /// The boolean of `column` (SQLite: an integer, nonzero is true; PostgreSQL: `boolean`).

@@ -2,18 +2,28 @@ import CareSyncCore
 import Foundation
 import Testing
 
-/// Days with data and gaps in a patient's zone, across a DST change.
+/// Days with data (`SampleDayTally`'s starts) and gaps in a patient's zone, across a DST change.
 struct DeviceDaysTests {
     static let losAngeles = TimeZone(identifier: "America/Los_Angeles")!
     static func day(_ text: String) -> CalendarDay { CalendarDay(parsing: text)! }
     static func instant(_ text: String) -> Date { RFC3339.parse(text)! }
+
+    /// The days from `first` through `last` on which one of `starts` falls, as a tally of zero-length samples counts them.
+    static func days(starting starts: [Date], in zone: TimeZone, from first: CalendarDay, through last: CalendarDay) -> Set<CalendarDay> {
+        var tally = SampleDayTally(zone: zone, from: first, through: last)
+        for start in starts {
+            let ms = SyncRules.milliseconds(start)
+            tally.add(source: "org.example.phone", type: .heartRate, start: ms, end: ms, value: 60)
+        }
+        return Set(tally.days.filter { $0.starts > 0 }.map(\.day))
+    }
 
     @Test func aStartCountsOnItsLocalDayAcrossTheSpringForwardNight() {
         // 2020-03-08 02:00 PST jumps to 03:00 PDT (a 23-hour day). 07:59Z on the 8th is 23:59 PST on the 7th; 08:00Z is
         // 00:00 PST on the 8th; 2020-03-09T06:59Z is 23:59 PDT on the 8th; 07:00Z is 00:00 PDT on the 9th.
         let starts = [Self.instant("2020-03-08T07:59:00Z"), Self.instant("2020-03-08T08:00:00Z"), Self.instant("2020-03-09T06:59:00Z"),
                       Self.instant("2020-03-09T07:00:00Z")]
-        let days = DeviceDays.days(starting: starts, in: Self.losAngeles, from: Self.day("2020-03-01"), through: Self.day("2020-03-31"))
+        let days = Self.days(starting: starts, in: Self.losAngeles, from: Self.day("2020-03-01"), through: Self.day("2020-03-31"))
         #expect(days == [Self.day("2020-03-07"), Self.day("2020-03-08"), Self.day("2020-03-09")])
     }
 
@@ -33,18 +43,18 @@ struct DeviceDaysTests {
             let starts = (0..<400).map { _ in Date(timeIntervalSince1970: Double.random(in: from...to, using: &random).rounded()) }
                 + midnights + midnights.map { $0 - 1 }
             let expected = Set(starts.map { DeviceDays.day(of: $0, in: zone) }.filter { $0 >= first && $0 <= last })
-            #expect(DeviceDays.days(starting: starts, in: zone, from: first, through: last) == expected, "\(zoneName) \(first)…\(last)")
+            #expect(Self.days(starting: starts, in: zone, from: first, through: last) == expected, "\(zoneName) \(first)…\(last)")
             // One start at a time at the edges, where a set of many could hide a start counted on its neighbour.
             for edge in midnights + midnights.map({ $0 - 1 }) {
                 let day = DeviceDays.day(of: edge, in: zone)
-                #expect(DeviceDays.days(starting: [edge], in: zone, from: first, through: last) == (day >= first && day <= last ? [day] : []),
+                #expect(Self.days(starting: [edge], in: zone, from: first, through: last) == (day >= first && day <= last ? [day] : []),
                         "\(zoneName) \(edge)")
             }
         }
     }
 
     @Test func startsOutsideTheWindowDoNotCount() {
-        let days = DeviceDays.days(starting: [Self.instant("2020-03-01T07:59:00Z")], in: Self.losAngeles,
+        let days = Self.days(starting: [Self.instant("2020-03-01T07:59:00Z")], in: Self.losAngeles,
                                    from: Self.day("2020-03-01"), through: Self.day("2020-03-02"))
         #expect(days.isEmpty)
     }

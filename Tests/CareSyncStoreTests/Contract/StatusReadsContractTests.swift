@@ -3,46 +3,78 @@ import CareSyncReferenceModel
 import Foundation
 import Testing
 
-/// The status's reads on every store. `sampleStarts`: after random writes from three sources, replacements by sync
-/// identifier and deletions, the starts of one source (all types, some, none) at or after an instant are those the
-/// whole feed shows. `newestSamples`: the latest of a type by start, ties by uuid, as the feed sorted shows.
+/// The status's reads on every store. `sampleDays`: after random writes from three sources (steps across midnights),
+/// replacements by sync identifier and deletions, the starts per local day, source and type are those the whole feed
+/// shows and the step sums those of the statistics engine, in the patient's zone (kept figures) and another (counted),
+/// and after the patient's zone changes (counted, then rebuilt by a write). `newestSamples`: the latest of a type by start, ties by uuid, as the feed sorted shows.
 struct StatusReadsContractTests {
     static let sources = ["org.example.phone", "org.example.watch", "org.example.therapist"]
     static let pivot = Date(timeIntervalSince1970: 1_592_474_400)
 
-    @Test(arguments: ContractStores.all, [UInt64(1), 2])
-    func startsAreTheFeedsLiveSamplesOfTheSourceFromTheInstant(store: ContractStore, seed: UInt64) throws {
-        let store = try store.make()
+    @Test(arguments: ContractStores.pairs, [UInt64(1), 2])
+    func sampleDaysAreTheFeedsSamplesPerLocalDay(pair: ContractStorePair, seed: UInt64) throws {
+        let (store, access) = try pair.make()
+        try access.createPatient(PatientRecord(id: Contract.patient, timeZone: "America/Los_Angeles", createdAt: Self.pivot))
         var random = SeededGenerator(seed: seed)
-        let types: [SampleType] = [.stepCount, .heartRate, .bodyMass, .sixMinuteWalkTestDistance]
-        for round in 0..<12 {
-            let source = Self.sources[Int.random(in: 0..<3, using: &random)]
-            let inputs = (0..<Int.random(in: 1...30, using: &random)).map { _ in
-                let start = Self.pivot.addingTimeInterval(Double(Int.random(in: -864_000...864_000, using: &random)))
-                let type = types[Int.random(in: 0..<types.count, using: &random)]
-                let synced = Bool.random(using: &random)
-                return SampleInput(type: type, value: type == .bodyMass ? 70 : 5, start: start,
-                                   end: type == .stepCount ? start.addingTimeInterval(60) : start,
-                                   syncIdentifier: synced ? "k\(Int.random(in: 0..<8, using: &random))" : nil,
-                                   syncVersion: synced ? Int64(round) : nil)
-            }
-            _ = try store.upsert(inputs, patient: Contract.patient, source: source, now: Self.pivot)
-            let live = try Self.live(store)
-            let doomed = live.filter { $0.source == source && Int.random(in: 0..<5, using: &random) == 0 }.map(\.uuid)
-            _ = try store.delete(uuids: doomed, syncIdentifiers: [], patient: Contract.patient, source: source, now: Self.pivot)
-        }
-        let live = try Self.live(store)
-        #expect(live.count > 20)
-        for source in Self.sources {
-            for chosen in [nil, Set([SampleType.stepCount]), Set([.heartRate, .bodyMass]), Set<SampleType>()] as [Set<SampleType>?] {
-                for from in [Self.pivot, Self.pivot.addingTimeInterval(-2 * 86_400), Self.pivot.addingTimeInterval(30)] {
-                    let expected = live.filter { $0.source == source && (chosen?.contains($0.type) ?? true) && $0.start >= from }.map(\.start)
-                    let starts = try store.sampleStarts(patient: Contract.patient, source: source, types: chosen, from: from)
-                    #expect(starts.sorted() == expected.sorted(), "\(source) \(chosen.map { $0.map(\.rawValue).sorted() } ?? ["all"]) \(from)")
+        func write(rounds: Range<Int>) throws {
+            let types: [SampleType] = [.stepCount, .stepCount, .heartRate, .bodyMass, .sixMinuteWalkTestDistance]
+            for round in rounds {
+                let source = Self.sources[Int.random(in: 0..<3, using: &random)]
+                let inputs = (0..<Int.random(in: 1...30, using: &random)).map { _ in
+                    let start = Self.pivot.addingTimeInterval(Double(Int.random(in: -864_000...864_000, using: &random)))
+                    let type = types[Int.random(in: 0..<types.count, using: &random)]
+                    // Steps over up to 30 hours (across midnights, some exactly to one) or at an instant.
+                    let length = type == .stepCount ? [0, 60, 3_600, Int.random(in: 1...108_000, using: &random)][Int.random(in: 0..<4, using: &random)] : 0
+                    let synced = Bool.random(using: &random)
+                    return SampleInput(type: type, value: Double(Int.random(in: 1...900, using: &random)), start: start,
+                                       end: start.addingTimeInterval(Double(length)),
+                                       syncIdentifier: synced ? "k\(Int.random(in: 0..<8, using: &random))" : nil, syncVersion: synced ? Int64(round) : nil)
                 }
+                _ = try store.upsert(inputs, patient: Contract.patient, source: source, now: Self.pivot)
+                let doomed = try Self.live(store).filter { $0.source == source && Int.random(in: 0..<5, using: &random) == 0 }.map(\.uuid)
+                _ = try store.delete(uuids: doomed, syncIdentifiers: [], patient: Contract.patient, source: source, now: Self.pivot)
             }
         }
-        #expect(try store.sampleStarts(patient: "nobody", source: Self.sources[0], types: nil, from: .distantPast).isEmpty)
+        func check(_ step: String) throws {
+            let live = try Self.live(store)
+            for zoneName in ["America/Los_Angeles", "Asia/Kathmandu"] {
+                let zone = try #require(TimeZone(identifier: zoneName))
+                let first = DeviceDays.day(of: Self.pivot.addingTimeInterval(-9 * 86_400), in: zone), last = first.adding(days: 18)
+                let days = try store.sampleDays(patient: Contract.patient, zone: zone, from: first, through: last)
+                let label = "\(pair) seed \(seed) \(step) \(zoneName)"
+                #expect(Set(days.map { "\($0.day) \($0.source) \($0.type)" }).count == days.count, "one row per key: \(label)")
+                // Starts: each live sample's own day, from Foundation's calendar.
+                let starting = days.filter { $0.starts > 0 }.map { "\($0.day) \($0.source) \($0.type) \($0.starts) \($0.newestStart!)" }
+                let expected = Dictionary(grouping: live.filter { (first...last).contains(DeviceDays.day(of: $0.start, in: zone)) }) {
+                    "\(DeviceDays.day(of: $0.start, in: zone)) \($0.source) \($0.type)"
+                }.map { "\($0.key) \($0.value.count) \($0.value.map(\.start).max()!)" }
+                #expect(starting.sorted() == expected.sorted(), "\(label)")
+                // Sums: the statistics engine's daily buckets per source, over the same days.
+                let query = StatisticsQuery(type: .stepCount, start: first.start(in: zone), end: last.adding(days: 1).start(in: zone), interval: .day,
+                                            anchorDate: first.start(in: zone), timeZone: zoneName, options: [.cumulativeSum, .separateBySource])
+                var sums: [String: Double] = [:]
+                for bucket in try store.statistics(patient: Contract.patient, query: query).buckets {
+                    for figures in bucket.sources ?? [] { sums["\(DeviceDays.day(of: bucket.start, in: zone)) \(figures.source)"] = figures.values.sum }
+                }
+                let counted = days.filter { $0.type == .stepCount && $0.counted > 0 }
+                #expect(Set(counted.map { "\($0.day) \($0.source)" }) == Set(sums.keys), "\(label)")
+                for figures in counted {
+                    let sum = try #require(sums["\(figures.day) \(figures.source)"])
+                    #expect(abs(figures.sum - sum) <= 1e-9 * max(1, abs(sum)), "\(label) \(figures.day) \(figures.source): \(figures.sum) vs \(sum)")
+                }
+                #expect(days.allSatisfy { $0.type.isCumulative || ($0.counted == 0 && $0.sum == 0) }, "\(label)")
+            }
+        }
+        try write(rounds: 0..<12)
+        #expect(try Self.live(store).count > 20)
+        try check("kept in Los Angeles")
+        // A new zone: read from the samples until the next write rebuilds the figures in it.
+        _ = try access.updatePatient(id: Contract.patient, timeZone: "Asia/Kathmandu", displayName: "")
+        try check("zone changed")
+        try write(rounds: 12..<14)
+        try check("rebuilt in Kathmandu")
+        #expect(try store.sampleDays(patient: "nobody", zone: TimeZone(identifier: "UTC")!, from: CalendarDay(year: 2020, month: 6, day: 1),
+                                     through: CalendarDay(year: 2020, month: 6, day: 30)).isEmpty)
     }
 
     @Test(arguments: ContractStores.all, [UInt64(1), 2])
