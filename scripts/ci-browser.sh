@@ -9,13 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
-ci_apt chromium chromium-driver
-
-# 4.52.0 needs a certifi newer than the registry holds.
-SELENIUM_VERSION=4.51.0
-ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==$SELENIUM_VERSION"
-ci_build
-ci_workdir
+ci_browser_prepare
 
 # The walkthrough's patient, team and therapist; bob in another team (the therapist must not see him);
 # a watch and a phone for alice, a device whose source is markup, and an admin.
@@ -36,12 +30,5 @@ export MARKUP_TOKEN="$(token --role device --patient alice --source '<img/src/on
 export ADMIN_TOKEN="$(token --role admin)"
 export OTHER_THERAPIST_TOKEN="$(token --role therapist --care-team cardio --source org.example.cardiologist)"
 
-ci_serve
-export CARESYNC_URL="$url"
-export SERVER_LOG="$work/stderr"
 export SCREENSHOTS="${SCREENSHOTS:-$work/screenshots}"
-status=0
-"$venv/bin/python" scripts/browser/test_webapp.py || status=1
-
-ci_stop || status=1
-exit $status
+ci_browser_check scripts/browser/test_webapp.py

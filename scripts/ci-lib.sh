@@ -4,6 +4,12 @@
 #   ci_workdir                   a temporary folder for the database and logs; sets $work, cleans up on exit
 #   ci_serve [VAR=value...]      starts `caresync serve --port 0` with the given environment; sets $url, $server_pid
 #   ci_stop                      SIGTERM, and fails unless serve exits 0
+#   ci_selenium                  Chromium, its driver and the pinned Selenium venv (CI_BROWSER_VENV, default
+#                                .build/ci-browser-venv); sets $venv
+#   ci_browser_prepare           ci_selenium, ci_build and ci_workdir: what a browser check needs before its data
+#   ci_browser_check SCRIPT [VAR=value...]
+#                                ci_serve with the given environment, runs SCRIPT with the venv's Python (given
+#                                CARESYNC_URL and SERVER_LOG, the server's stderr), then ci_stop; fails if either failed
 #   ci_postgres                  a throwaway PostgreSQL 15 (initdb in a temporary folder, a free loopback port,
 #                                run as an unprivileged user); sets $pg_url; stopped and removed on exit
 #   ci_postgres durable          the same with fsync, synchronous_commit and full_page_writes on (benchmarks)
@@ -92,5 +98,26 @@ ci_stop() {
   local status=0
   wait "$server_pid" || { echo "serve did not exit 0 on SIGTERM"; status=1; }
   server_pid=""
+  return $status
+}
+
+ci_selenium() {
+  ci_apt chromium chromium-driver
+  # 4.52.0 needs a certifi newer than the registry holds.
+  ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
+}
+
+ci_browser_prepare() {
+  ci_selenium
+  ci_build
+  ci_workdir
+}
+
+ci_browser_check() {
+  local script="$1" status=0
+  shift
+  ci_serve "$@"
+  CARESYNC_URL="$url" SERVER_LOG="$work/stderr" "$venv/bin/python" "$script" || status=1
+  ci_stop || status=1
   return $status
 }

@@ -8,23 +8,11 @@ cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
-ci_apt chromium chromium-driver
-
-# 4.52.0 needs a certifi newer than the registry holds (as scripts/ci-browser.sh).
-ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
-ci_build
-ci_workdir
+ci_browser_prepare
 
 "$bin" patient create alice --time-zone America/Los_Angeles >/dev/null
 "$bin" care-team create physio >/dev/null
 "$bin" care-team add-patient physio alice >/dev/null
 export ADMIN_TOKEN="$("$bin" token create --role admin 2>/dev/null)"
 
-ci_serve CARESYNC_LOG_LEVEL=info
-export CARESYNC_URL="$url"
-export SERVER_LOG="$work/stderr"
-status=0
-"$venv/bin/python" scripts/browser/test_passkeys.py || status=1
-
-ci_stop || status=1
-exit $status
+ci_browser_check scripts/browser/test_passkeys.py CARESYNC_LOG_LEVEL=info

@@ -8,7 +8,5 @@ cd "$(dirname "$0")/.."
 source scripts/ci-lib.sh
 export DEBIAN_FRONTEND=noninteractive
 
-ci_apt chromium chromium-driver
-# 4.52.0 needs a certifi newer than the registry holds (as scripts/ci-browser.sh).
-ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
+ci_selenium
 "$venv/bin/python" scripts/passkeys/make_fixtures.py Tests/CareSyncCoreTests/Passkeys/Fixtures

@@ -11,6 +11,7 @@
 # Loopback only. Figures go to stdout and bench/out/door/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/lib/nginx.sh
 seconds="${1:-20}"
 rounds="${ROUNDS:-2}"
 connections="${CONNECTIONS:-64}"
@@ -22,7 +23,7 @@ if [ "$read_kind" = feed ]; then
   nginx_body='{"samples":[],"deletedObjects":[],"anchor":"x"}'
 fi
 out=bench/out/door
-rm -rf "$out"; mkdir -p "$out/nginx"
+rm -rf "$out"; mkdir -p "$out"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 for tool in wrk nginx; do
@@ -34,29 +35,10 @@ if [ -z "${BENCH_BINS:-}" ]; then
 fi
 
 nginx_port=18491
-cat > "$out/nginx/nginx.conf" <<CONF
-worker_processes auto;
-daemon off;
-pid $PWD/$out/nginx/nginx.pid;
-error_log $PWD/$out/nginx/error.log;
-events { worker_connections 20000; }
-http {
-  access_log $PWD/$out/nginx/access.log;
-  keepalive_requests 10000000;
-  keepalive_timeout 75s;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    location $target { default_type application/json; return 200 '$nginx_body'; }
-  }
-}
-CONF
-
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+cleanup() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; nginx_stop; wait 2>/dev/null || true; }
 trap cleanup EXIT
-nginx -c "$PWD/$out/nginx/nginx.conf" -p "$PWD/$out/nginx" &
-nginx_pid=$!
-pids+=("$nginx_pid")
+nginx_start "$out/nginx" "$nginx_port" on "location $target { default_type application/json; return 200 '$nginx_body'; }"
 
 # One `caresync serve` per build, each on a fresh database, with the default configuration.
 names=(); declare -A server_pid server_port query header

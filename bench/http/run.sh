@@ -5,11 +5,12 @@
 # Loopback only. Figures go to stdout and bench/out/http/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/lib/nginx.sh
 seconds="${1:-20}"
 connections="${CONNECTIONS:-64}"
 idle="${IDLE_CONNECTIONS:-5000}"
 out=bench/out/http
-mkdir -p "$out/nginx"
+mkdir -p "$out"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 echo "open files limit: $(ulimit -n)"
 
@@ -22,30 +23,11 @@ server_bin="$(swift build -c release --show-bin-path)/http-bench-server"
 
 ours_port=18480
 nginx_port=18481
-cat > "$out/nginx/nginx.conf" <<CONF
-worker_processes auto;
-daemon off;
-pid $PWD/$out/nginx/nginx.pid;
-error_log $PWD/$out/nginx/error.log;
-events { worker_connections 20000; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  keepalive_timeout 75s;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    location /hello { default_type text/plain; return 200 "Hello, world!"; }
-  }
-}
-CONF
-
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; nginx_stop; }
 trap cleanup EXIT
 
-nginx -c "$PWD/$out/nginx/nginx.conf" -p "$PWD/$out/nginx" &
-nginx_pid=$!
-pids+=($nginx_pid)
+nginx_start "$out/nginx" "$nginx_port" off 'location /hello { default_type text/plain; return 200 "Hello, world!"; }'
 "$server_bin" --port "$ours_port" > "$out/server.log" &
 server_pid=$!
 pids+=($server_pid)

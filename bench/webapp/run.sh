@@ -9,8 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
 samples="${1:-1000000}"
-ci_apt chromium chromium-driver
-ci_venv "${CI_BROWSER_VENV:-.build/ci-browser-venv}" "selenium==4.51.0"
+ci_selenium
 swift build -c release --product caresync
 bin="$(swift build -c release --show-bin-path)/caresync"
 ci_workdir

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/api/caresync-server.sh
+source bench/lib/nginx.sh
 caresync_prepare
 export CARESYNC_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=true
 "$bin" patient create alice >/dev/null
@@ -18,24 +19,12 @@ caresync_serve
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 if [ "${RECEIVER:-python}" = nginx ]; then
   command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; }
-  mkdir -p "$work/nginx"
-  cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  server { listen 127.0.0.1:$port; location / { return 200; } }
-}
-CONF
-  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+  nginx_start "$work/nginx" "$port" off 'location / { return 200; }' 1 4096
+  receiver=$nginx_pid
 else
   python3 scripts/webhooks/receiver.py --port "$port" --no-verify >"$work/receiver.out" &
+  receiver=$!
 fi
-receiver=$!
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; kill "$receiver" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 events="${EVENTS:-5000}"
 
