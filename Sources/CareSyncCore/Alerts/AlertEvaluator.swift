@@ -22,15 +22,23 @@ public struct AlertEvaluator: Sendable {
 
     /// Evaluates every patient of every care team at `now`; returns the events that happened.
     public func evaluateAll(now: Date) throws -> [AlertEvent] {
-        let patients = Set(try access.careTeams().flatMap(\.patients))
-        return try patients.sorted().flatMap { try evaluate(patient: $0, now: now) }
+        try evaluate(patients: Set(try access.careTeams().flatMap(\.patients)).sorted(), now: now)
+    }
+
+    /// Evaluates `patients` in order at `now`, reading the care teams and tokens once; returns the events that happened.
+    public func evaluate(patients ids: [String], now: Date) throws -> [AlertEvent] {
+        var teamsOf: [String: [CareTeamRecord]] = [:]
+        for team in try access.careTeams() { for patient in team.patients { teamsOf[patient, default: []].append(team) } }
+        let devices = Dictionary(grouping: try access.tokens().filter { $0.role == .device && $0.patient != nil }) { $0.patient! }
+        return try ids.flatMap { try evaluate(patient: $0, teams: teamsOf[$0] ?? [], devices: devices[$0] ?? [], now: now) }
     }
 
     /// Evaluates one patient under each of its teams' rules at `now`; returns the events that happened.
-    public func evaluate(patient id: String, now: Date) throws -> [AlertEvent] {
-        let teams = try access.careTeams().filter { $0.patients.contains(id) }
+    public func evaluate(patient id: String, now: Date) throws -> [AlertEvent] { try evaluate(patients: [id], now: now) }
+
+    /// Evaluates one patient under the rules of `teams` (those it belongs to), with its device tokens.
+    func evaluate(patient id: String, teams: [CareTeamRecord], devices: [TokenRecord], now: Date) throws -> [AlertEvent] {
         guard !teams.isEmpty, let patient = try access.patient(id: id) else { return [] }
-        let devices = try access.tokens().filter { $0.role == .device && $0.patient == id }
         var events: [AlertEvent] = []
         var figures: [Int: AlertFigures] = [:]
         for team in teams {

@@ -18,14 +18,18 @@ public struct DeviceLastReceived: Sendable {
     public func time(patient: String, token: String) throws -> Date? {
         var before: Int64?
         var scanned = 0
+        // Pages grow from 16 records: a device's last write is usually among its newest few, so most scans read 16.
+        var size = 16
         while scanned < scanLimit {
-            let page = try access.audit(AuditQuery(patient: patient, tokenID: token, before: before, limit: 500))
+            let limit = min(size, scanLimit - scanned)
+            let page = try access.audit(AuditQuery(patient: patient, tokenID: token, before: before, limit: limit))
             if let hit = page.first(where: { Self.receivingActions.contains($0.action) && $0.status == 200 && $0.count > 0 }) {
                 return hit.time
             }
-            guard page.count == 500, let last = page.last else { return nil }
+            guard page.count == limit, let last = page.last else { return nil }
             before = last.id
             scanned += page.count
+            size = min(size * 4, 500)
         }
         return nil
     }

@@ -53,9 +53,9 @@ struct StatusController: Sendable {
             let enrolments = self.enrolments
             let statuses = try await calls.blocking { () throws -> [PatientStatus]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
-                let tokens = try access.tokens(), members = Set(team.patients)
+                let devices = Self.devicesByPatient(try access.tokens()), members = Set(team.patients)
                 return try access.patients().filter { members.contains($0.id) }.map {
-                    try reader.status(of: $0, devices: Self.devices(of: $0.id, in: tokens), readable: principal.readable(nil),
+                    try reader.status(of: $0, devices: devices[$0.id] ?? [], readable: principal.readable(nil),
                                       settings: settings, now: now).withAlerts(try Self.unresolved(alerts, patient: $0.id, teams: [name]))
                         .withDeviceNames(try Self.deviceNames(enrolments, patient: $0.id))
                 }
@@ -95,6 +95,11 @@ struct StatusController: Sendable {
     /// The patient's device tokens, revoked and expired ones included (what they wrote still counts).
     static func devices(of patient: String, in tokens: [TokenRecord]) -> [TokenRecord] {
         tokens.filter { $0.role == .device && $0.patient == patient }
+    }
+
+    /// Every patient's device tokens, revoked and expired ones included, in one pass over `tokens`.
+    static func devicesByPatient(_ tokens: [TokenRecord]) -> [String: [TokenRecord]] {
+        Dictionary(grouping: tokens.filter { $0.role == .device && $0.patient != nil }) { $0.patient! }
     }
 
     /// Reads `silentHours`, `weeks` and (for a team) `only`; every malformed one is a problem in one 422.

@@ -47,7 +47,7 @@ public final class AlertEvaluationJob: Sendable {
         let patients = changed.withLock { set in defer { set.removeAll() }; return set }
         return try leases.runLeased(.alerts, logger: logger) {
             let now = clock.now()
-            return try report(patients.sorted().flatMap { try evaluator.evaluate(patient: $0, now: now) })
+            return try report(evaluator.evaluate(patients: patients.sorted(), now: now))
         }
     }
 
