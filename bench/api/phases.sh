@@ -6,7 +6,9 @@
 # Needs $bin, $work, and the bodies of bench/api/bodies.py in $work. Prints the lines bench/postgres/table.py reads.
 bench_accounts() {
   local p
-  for p in ingest repost single pull; do "$bin" patient create "$p" >/dev/null; done
+  # Patients of a care team, as a clinic's are: alert evaluation runs after their writes as in production.
+  "$bin" care-team create bench >/dev/null
+  for p in ingest repost single pull; do "$bin" patient create "$p" >/dev/null; "$bin" care-team add-patient bench "$p" >/dev/null; done
   t_ingest="$("$bin" token create --role device --patient ingest 2>/dev/null)"
   t_repost="$("$bin" token create --role device --patient repost 2>/dev/null)"
   t_single="$("$bin" token create --role device --patient single 2>/dev/null)"

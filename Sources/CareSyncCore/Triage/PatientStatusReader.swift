@@ -19,7 +19,7 @@ public struct PatientStatusReader: Sendable {
     public func status(of patient: PatientRecord, devices: [TokenRecord], readable: Set<SampleType>?,
                        settings: StatusSettings, now: Date) throws -> PatientStatus {
         let zone = TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")!
-        let today = DeviceDays.day(of: now, in: zone)
+        let today = LocalDayStarts.day(of: SyncRules.milliseconds(now), in: zone)
         let windowStart = today.adding(days: -(7 * settings.gapWeeks - 1))
         let monday = Self.monday(of: today)
         let figures = try store.sampleDays(patient: patient.id, zone: zone, from: min(windowStart, monday.adding(days: -7)),

@@ -2,8 +2,8 @@ import Foundation
 
 /// Adds samples into `SampleDay` figures for the days from `first` through `last` in one time zone: a sample's start
 /// counts on the day holding it, a cumulative sample's value is split across the days its time covers in proportion
-/// (exactly the statistics engine's `CumulativeSums` arithmetic); what lies outside the days is left out. Each day's
-/// bounds come from Foundation's calendar once, so a sample costs a binary search, not a calendar call.
+/// (exactly the statistics engine's `CumulativeSums` arithmetic); what lies outside the days is left out. The days'
+/// bounds come from `LocalDayStarts`, so a sample costs a binary search, not a calendar call.
 public struct SampleDayTally {
     /// The first day.
     public let first: CalendarDay
@@ -22,13 +22,12 @@ public struct SampleDayTally {
     public init(zone: TimeZone, from first: CalendarDay, through last: CalendarDay) {
         self.first = first
         let count = max(0, last.daysSince1970 - first.daysSince1970 + 1)
-        bounds = (0...count).map { SyncRules.milliseconds(first.adding(days: $0).start(in: zone)) }
+        bounds = (0...count).map { LocalDayStarts.start(of: first.adding(days: $0), in: zone) }
     }
 
     /// An empty tally of the days holding the instants from `earliest` through `latest` (ms since 1970).
     public init(zone: TimeZone, covering earliest: Int64, through latest: Int64) {
-        self.init(zone: zone, from: DeviceDays.day(of: SyncRules.date(milliseconds: earliest), in: zone),
-                  through: DeviceDays.day(of: SyncRules.date(milliseconds: max(earliest, latest)), in: zone))
+        self.init(zone: zone, from: LocalDayStarts.day(of: earliest, in: zone), through: LocalDayStarts.day(of: max(earliest, latest), in: zone))
     }
 
     /// The instants the tally covers, in ms: from the first day's start to the end of the last day.

@@ -31,6 +31,8 @@ extension PostgresRow: QueryRow {
     public func optionalInteger(_ column: Int) throws -> Int64? { try optionalInt64(column) }
     /// The `double precision` of `column`.
     public func real(_ column: Int) throws -> Double { try double(column) }
+    /// The text of `column`, nil when NULL.
+    public func optionalText(_ column: Int) throws -> String? { try optionalString(column) }
     /// The `bytea` of `column`.
     public func blob(_ column: Int) throws -> [UInt8] { try bytes(column) }
     /// The `boolean` of `column`.

@@ -32,6 +32,8 @@ extension Statement: QueryRow {
     public func optionalInteger(_ column: Int) -> Int64? { optionalInt64(Int32(column)) }
     /// The float of `column`.
     public func real(_ column: Int) -> Double { double(Int32(column)) }
+    /// The text of `column`, nil when NULL.
+    public func optionalText(_ column: Int) -> String? { optionalString(Int32(column)) }
     /// The bytes of `column`.
     public func blob(_ column: Int) -> [UInt8] { bytes(Int32(column)) }
     /// An integer column as a boolean: nonzero is true.

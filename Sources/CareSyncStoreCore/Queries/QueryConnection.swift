@@ -22,6 +22,8 @@ public protocol QueryRow {
     func optionalInteger(_ column: Int) throws -> Int64?
     /// The float of `column`.
     func real(_ column: Int) throws -> Double
+    /// The text of `column`, nil when NULL.
+    func optionalText(_ column: Int) throws -> String?
     /// The bytes of `column`.
     func blob(_ column: Int) throws -> [UInt8]
     /// The boolean of `column` (SQLite: an integer, nonzero is true; PostgreSQL: `boolean`).

@@ -12,8 +12,8 @@ public enum SampleDayRows {
     public static func record<DB: QueryConnection>(_ db: DB, _ changes: SampleDayChanges) throws {
         guard !changes.isEmpty else { return }
         for patient in Set(changes.added.keys).union(changes.removed.keys).sorted() {
-            let zone = try patientZone(db, patient)
-            guard try keptZone(db, patient) == zone.identifier else {
+            let (zone, kept) = try zones(db, patient)
+            guard kept == zone.identifier else {
                 try rebuild(db, patient: patient, zone: zone)
                 continue
             }
@@ -24,8 +24,8 @@ public enum SampleDayRows {
             }
             var touched = Set<Touched>()
             for row in changes.removed[patient] ?? [] {
-                let first = DeviceDays.day(of: SyncRules.date(milliseconds: row.start), in: zone)
-                let last = row.type.isCumulative ? DeviceDays.day(of: SyncRules.date(milliseconds: max(row.start, row.end)), in: zone) : first
+                let first = LocalDayStarts.day(of: row.start, in: zone)
+                let last = row.type.isCumulative ? LocalDayStarts.day(of: max(row.start, row.end), in: zone) : first
                 for n in 0...(last.daysSince1970 - first.daysSince1970) {
                     touched.insert(Touched(day: first.adding(days: n), source: row.source, type: row.type))
                 }
@@ -59,10 +59,14 @@ public enum SampleDayRows {
         let type: SampleType
     }
 
-    /// The patient's time zone (UTC for a patient without a record or with a zone this machine does not know).
-    static func patientZone<DB: QueryConnection>(_ db: DB, _ patient: String) throws -> TimeZone {
-        let name = try db.fetchFirst("SELECT time_zone FROM patients WHERE id = \(DB.parameter(1))", [.text(patient)]) { try $0.text(0) }
-        return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+    /// The patient's time zone (UTC for a patient without a record or with a zone this machine does not know), and the
+    /// zone its kept figures are in (nil: none kept), in one statement.
+    static func zones<DB: QueryConnection>(_ db: DB, _ patient: String) throws -> (patient: TimeZone, kept: String?) {
+        let p = DB.parameter
+        let names = try db.fetchFirst("""
+            SELECT (SELECT time_zone FROM patients WHERE id = \(p(1))), (SELECT time_zone FROM sample_day_zones WHERE patient = \(p(2)))
+            """, [.text(patient), .text(patient)]) { (try $0.optionalText(0), try $0.optionalText(1)) }
+        return (names?.0.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!, names?.1)
     }
 
     /// The zone the patient's kept figures are in, nil when none are kept.
@@ -130,8 +134,7 @@ public enum SampleDayRows {
             }
         }
         if let earliest, let latest {
-            let first = DeviceDays.day(of: SyncRules.date(milliseconds: earliest), in: zone)
-            let last = DeviceDays.day(of: SyncRules.date(milliseconds: latest), in: zone)
+            let first = LocalDayStarts.day(of: earliest, in: zone), last = LocalDayStarts.day(of: latest, in: zone)
             // A month at a time, so a patient's whole history is never in memory at once.
             var from = first
             while from <= last {

@@ -53,6 +53,22 @@ struct DeviceDaysTests {
         }
     }
 
+    /// The kept day starts place an instant on the day Foundation's calendar names, at random and at every edge.
+    @Test(arguments: ["America/Los_Angeles", "Europe/Berlin", "Asia/Kathmandu", "Australia/Lord_Howe", "Pacific/Apia", "America/Havana"])
+    func keptDayStartsAgreeWithTheCalendar(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let instant = Date(timeIntervalSince1970: Double(Int.random(in: -100_000_000...2_000_000_000, using: &random)))
+            let day = DeviceDays.day(of: instant, in: zone)
+            let edges = [day.start(in: zone), day.adding(days: 1).start(in: zone)]
+            for probe in [instant] + edges + edges.map({ $0 - 0.001 }) {
+                #expect(LocalDayStarts.day(of: SyncRules.milliseconds(probe), in: zone) == DeviceDays.day(of: probe, in: zone), "\(zoneName) \(probe)")
+            }
+            #expect(LocalDayStarts.start(of: day, in: zone) == SyncRules.milliseconds(day.start(in: zone)), "\(zoneName) \(day)")
+        }
+    }
+
     @Test func startsOutsideTheWindowDoNotCount() {
         let days = Self.days(starting: [Self.instant("2020-03-01T07:59:00Z")], in: Self.losAngeles,
                                    from: Self.day("2020-03-01"), through: Self.day("2020-03-02"))
