@@ -54,9 +54,10 @@ struct StatusController: Sendable {
             let statuses = try await calls.blocking { () throws -> [PatientStatus]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
                 let devices = Self.devicesByPatient(try access.tokens()), members = Set(team.patients)
+                let open = try Self.unresolved(alerts, careTeam: name, patients: members.count)
                 return try access.patients().filter { members.contains($0.id) }.map {
                     try reader.status(of: $0, devices: devices[$0.id] ?? [], readable: principal.readable(nil),
-                                      settings: settings, now: now).withAlerts(try Self.unresolved(alerts, patient: $0.id, teams: [name]))
+                                      settings: settings, now: now).withAlerts(open[$0.id] ?? [])
                         .withDeviceNames(try Self.deviceNames(enrolments, patient: $0.id))
                 }
             }
@@ -79,6 +80,17 @@ struct StatusController: Sendable {
         guard let alerts else { return [] }
         return try alerts.alerts(AlertQuery(patient: patient, limit: 200))
             .filter { $0.state != .resolved && (teams?.contains($0.careTeam) ?? true) }
+    }
+
+    /// The unresolved alerts of the team by patient, newest first (as `AlertQuery` lists them): one read per state for
+    /// the whole team, at most 200 per patient on average.
+    static func unresolved(_ alerts: (any AlertStore)?, careTeam: String, patients: Int) throws -> [String: [Alert]] {
+        guard let alerts else { return [:] }
+        let limit = 200 * max(1, patients)
+        var unresolved: [Alert] = []
+        for state in [AlertState.open, .acknowledged] { unresolved += try alerts.alerts(AlertQuery(careTeam: careTeam, state: state, limit: limit)) }
+        unresolved.sort { (a: Alert, b: Alert) in (a.raisedAt, b.id) > (b.raisedAt, a.id) }
+        return Dictionary(grouping: unresolved, by: \.patient)
     }
 
     /// The display name of each enrolled source of `patient`.

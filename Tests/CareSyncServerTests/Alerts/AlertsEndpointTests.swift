@@ -77,6 +77,9 @@ import Testing
             #expect(after.json["attention"]?["score"]?.integerValue == score - 100)
             let team = try await server.send("GET", "/v1/care-teams/physio/status", token: t.therapist)
             #expect(team.json["patients"]?[0]?["attention"]?["openAlerts"]?.integerValue == 1)
+            // The team's answer lists each patient's unresolved alerts as the patient's own status does, in its order.
+            let teamAlice = team.json["patients"]?.arrayValue?.first { $0["patient"] == "alice" }
+            #expect(teamAlice?["alerts"]?.arrayValue?.count == 2 && teamAlice?["alerts"] == after.json["alerts"], "\(team.text)")
             // Not raised again while unresolved, nor after a therapist resolved it while its condition holds.
             #expect(try job.runAll()?.isEmpty == true)
             // Who may: a device 403, another team's therapist 404 (no reach), an unknown alert or another patient's 404.
