@@ -4,6 +4,8 @@
 # the last of them had the change, and the server's memory per parked poll. Prints figures; asserts nothing. Do not run
 # it while builds run.
 #   bench/api/live.sh [CLIENTS]        # default 1000; 10000 for issue 30's target
+#   CLIENT=c bench/api/live.sh 10000   # the long polls from one epoll loop in C (longpoll.c) instead of Python's asyncio,
+#                                      # whose own cost per connection can be what the figure measures; streams skipped
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -23,6 +25,14 @@ device="$("$bin" token create --role device --patient live 2>/dev/null)"
 writer="$("$bin" token create --role device --patient live --source org.example.writer 2>/dev/null)"
 caresync_serve
 echo "== $clients long polls"
+if [ "${CLIENT:-python}" = c ]; then
+  cc -O2 -o "$work/longpoll" "$here/longpoll.c"
+  anchor="$(curl -sf "$url/v1/patients/live/changes?anchor=now&limit=1" -H "Authorization: Bearer $device" |
+            python3 -c 'import json, sys; print(json.load(sys.stdin)["anchor"])')"
+  port="${url##*:}"
+  "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients"
+  exit 0
+fi
 SERVER_PID="$pid" python3 "$here/longpoll.py" "$url" "$device" live "$writer" "$clients"
 echo "== $clients event streams"
 python3 "$here/streams.py" "$url" "$device" live "$writer" "$clients"

@@ -4,6 +4,8 @@
 # `GET /v1/care-teams/physio/status` (and of one patient's `GET /v1/patients/{id}/status`) over several calls. Not run
 # in CI (it takes minutes and the machine's cores); figures and the target in docs/benchmarks.md.
 # Usage: bench/status/run.sh [PATIENTS] [SAMPLES]      defaults: 500 patients, 10,080 samples (a week) each
+#        STEP=SECONDS between sample starts (default 60: minute-level; `STEP=3600 bench/status/run.sh 500 8760` is a year of hourly steps,
+#        which leaves the status the same day figures to read as a year of minute-level ones, in a 60th of the seeding)
 #        PERF_OUT=FILE also records the server with `perf record -g` during the status calls
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,10 +23,11 @@ for n in $(seq 1 "$patients"); do
 done
 therapist="$("$bin" token create --role therapist --care-team physio --source org.example.therapist 2>/dev/null)"
 ci_serve
-python3 - "$url" "$therapist" "$work/devices" "$samples" "$server_pid" <<'PY'
+python3 - "$url" "$therapist" "$work/devices" "$samples" "$server_pid" "${STEP:-60}" <<'PY'
 import json, os, signal, subprocess, sys, time, urllib.request
 from concurrent.futures import ThreadPoolExecutor
 url, therapist, devices, total = sys.argv[1], sys.argv[2], open(sys.argv[3]).read().split(), int(sys.argv[4])
+step = int(sys.argv[6])
 def call(method, path, token, body=None):
     h = {"Authorization": "Bearer " + token}
     if body is not None: h["Content-Type"] = "application/json"
@@ -35,8 +38,8 @@ now = int(time.time()) // 60 * 60
 def seed(n):
     for first in range(0, total, 5000):
         batch = [{"type": "stepCount", "value": 20 + i % 60, "unit": "count",
-                  "start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - 60 * (i + 1))),
-                  "end": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - 60 * i))} for i in range(first, min(total, first + 5000))]
+                  "start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - step * i - 60)),
+                  "end": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - step * i))} for i in range(first, min(total, first + 5000))]
         call("POST", f"/v1/patients/p{n + 1}/samples", devices[n], {"samples": batch})
 began = time.monotonic()
 with ThreadPoolExecutor(4) as pool: list(pool.map(seed, range(len(devices))))
