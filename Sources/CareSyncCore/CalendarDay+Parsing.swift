@@ -11,9 +11,22 @@ extension CalendarDay: CustomStringConvertible {
         self.init(year: y, month: m, day: d)
     }
 
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD` (a year outside 0…9999 as `RFC3339.pad` writes it), built in one buffer: status answers write
+    /// thousands of days.
     public var description: String {
-        RFC3339.pad(year, 4) + "-" + RFC3339.pad(month, 2) + "-" + RFC3339.pad(day, 2)
+        guard (0...9999).contains(year) else { return RFC3339.pad(year, 4) + "-" + RFC3339.pad(month, 2) + "-" + RFC3339.pad(day, 2) }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ value: Int, at end: Int, width: Int) {
+                var rest = value
+                for i in stride(from: end, to: end - width, by: -1) { buffer[i] = UInt8(ascii: "0") + UInt8(rest % 10); rest /= 10 }
+            }
+            put(year, at: 3, width: 4)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, at: 6, width: 2)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, at: 9, width: 2)
+            return 10
+        }
     }
 
     /// Whether the fields name a real day of the proleptic Gregorian calendar.

@@ -39,6 +39,13 @@ import Testing
         #expect(CalendarDay(parsing: "2020-6-15") == nil)
         #expect(CalendarDay(parsing: "2021-02-29") == nil)
         #expect(CalendarDay(year: 2020, month: 12, day: 28).adding(days: 7).description == "2021-01-04")
+        // Every day's text parses back to the day, zero-padded; years outside four digits keep RFC3339.pad's form.
+        for days in stride(from: -719_162, through: 2_932_896, by: 1_009) {
+            let day = CalendarDay(daysSince1970: days)
+            #expect(CalendarDay(parsing: day.description) == day && day.description.count == 10, "\(day.year)-\(day.month)-\(day.day)")
+        }
+        #expect(CalendarDay(year: 7, month: 3, day: 9).description == "0007-03-09")
+        #expect(CalendarDay(year: 12_345, month: 1, day: 2).description == "12345-01-02")
         #expect(CalendarDay(year: 1970, month: 1, day: 1).daysSince1970 == 0)
         for days in stride(from: -800_000, through: 800_000, by: 997) {
             #expect(CalendarDay(daysSince1970: days).daysSince1970 == days)
