@@ -1,9 +1,18 @@
 # Sourced by the API benchmarks: the phases of bench/api/run.sh, against one CareSync instance or several on one database.
+#   bench_setup             caresync_prepare, bench_accounts, caresync_serve and the bodies (bench/api/bodies.py)
 #   bench_accounts          creates the patients and device tokens with "$bin" (the environment names the database)
 #   bench_phases URL [URL…] ingest, repost, single POSTs and the 100,000-sample pull; with several URLs each wrk phase
 #                           runs one wrk per instance with its share of the connections, at once, and sums them;
 #                           the pull posts through the first instance and pulls once from the first and once from the last
 # Needs $bin, $work, and the bodies of bench/api/bodies.py in $work. Prints the lines bench/postgres/table.py reads.
+# bench_setup: the release build on a fresh database, the bench's accounts, one instance serving ($url, $pid), the bodies.
+bench_setup() {
+  caresync_prepare
+  bench_accounts
+  caresync_serve
+  python3 bench/api/bodies.py caresync "$work"
+}
+
 bench_accounts() {
   local p
   # Patients of a care team, as a clinic's are: alert evaluation runs after their writes as in production.

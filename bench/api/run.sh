@@ -10,8 +10,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/api/caresync-server.sh
 source bench/api/phases.sh
-caresync_prepare
-bench_accounts
-caresync_serve
-python3 bench/api/bodies.py caresync "$work"
+bench_setup
 bench_phases "$url"

@@ -8,10 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/api/caresync-server.sh
 source bench/api/phases.sh
-caresync_prepare
-bench_accounts
-caresync_serve >/dev/null
-python3 bench/api/bodies.py caresync "$work"
+bench_setup
 tick=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 phase() {
