@@ -45,6 +45,9 @@ began = time.monotonic()
 with ThreadPoolExecutor(4) as pool: list(pool.map(seed, range(len(devices))))
 seeded = time.monotonic() - began
 print(f"seeded {len(devices)} patients x {total} samples in {seeded:.1f} s ({len(devices) * total / seeded:,.0f} samples/s)", flush=True)
+# SETTLE seconds (default 10) between the seeding and the timed calls, so the alert job's evaluation of the patients
+# just written is not inside them.
+time.sleep(float(os.environ.get("SETTLE", "10")))
 perf = os.environ.get("PERF_OUT") and subprocess.Popen(["perf", "record", "-g", "-o", os.environ["PERF_OUT"], "-p", sys.argv[5]],
                                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 if perf: time.sleep(1)
