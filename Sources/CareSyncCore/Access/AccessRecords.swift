@@ -63,6 +63,11 @@ public struct TokenRecord: Hashable, Sendable {
 
     /// Whether the token still opens requests at `now`: not revoked and not expired.
     public func isUsable(at now: Date) -> Bool { revokedAt == nil && expiresAt.map { $0 > now } ?? true }
+
+    /// Every patient's device tokens among `tokens`, revoked and expired ones included (what they wrote still counts).
+    public static func devicesByPatient(_ tokens: [TokenRecord]) -> [String: [TokenRecord]] {
+        Dictionary(grouping: tokens.filter { $0.role == .device && $0.patient != nil }) { $0.patient! }
+    }
 }
 
 /// One audit record: who touched which patient's data, how, and with what result. No sample values.

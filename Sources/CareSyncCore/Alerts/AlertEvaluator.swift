@@ -29,7 +29,7 @@ public struct AlertEvaluator: Sendable {
     public func evaluate(patients ids: [String], now: Date) throws -> [AlertEvent] {
         var teamsOf: [String: [CareTeamRecord]] = [:]
         for team in try access.careTeams() { for patient in team.patients { teamsOf[patient, default: []].append(team) } }
-        let devices = Dictionary(grouping: try access.tokens().filter { $0.role == .device && $0.patient != nil }) { $0.patient! }
+        let devices = TokenRecord.devicesByPatient(try access.tokens())
         return try ids.flatMap { try evaluate(patient: $0, teams: teamsOf[$0] ?? [], devices: devices[$0] ?? [], now: now) }
     }
 

@@ -53,7 +53,7 @@ struct StatusController: Sendable {
             let enrolments = self.enrolments
             let statuses = try await calls.blocking { () throws -> [PatientStatus]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
-                let devices = Self.devicesByPatient(try access.tokens()), members = Set(team.patients)
+                let devices = TokenRecord.devicesByPatient(try access.tokens()), members = Set(team.patients)
                 let open = try Self.unresolved(alerts, careTeam: name, patients: members.count)
                 return try access.patients().filter { members.contains($0.id) }.map {
                     try reader.status(of: $0, devices: devices[$0.id] ?? [], readable: principal.readable(nil),
@@ -109,10 +109,6 @@ struct StatusController: Sendable {
         tokens.filter { $0.role == .device && $0.patient == patient }
     }
 
-    /// Every patient's device tokens, revoked and expired ones included, in one pass over `tokens`.
-    static func devicesByPatient(_ tokens: [TokenRecord]) -> [String: [TokenRecord]] {
-        Dictionary(grouping: tokens.filter { $0.role == .device && $0.patient != nil }) { $0.patient! }
-    }
 
     /// Reads `silentHours`, `weeks` and (for a team) `only`; every malformed one is a problem in one 422.
     static func settings(_ request: Request, allowFilter: Bool) throws -> (settings: StatusSettings, only: StatusFilter?) {

@@ -33,7 +33,7 @@ struct WorksheetController: Sendable {
             let reader = MonitoringReader(store: store, access: access, monitoring: monitoring), access = self.access, now = clock.now()
             let rows = try await calls.blocking { () throws -> [WorksheetRow]? in
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
-                let devices = StatusController.devicesByPatient(try access.tokens()), members = Set(team.patients)
+                let devices = TokenRecord.devicesByPatient(try access.tokens()), members = Set(team.patients)
                 return try access.patients().filter { members.contains($0.id) }.map {
                     try reader.worksheetRow(of: $0, devices: devices[$0.id] ?? [], readable: principal.readable(nil),
                                             now: now, month: first, through: last)
