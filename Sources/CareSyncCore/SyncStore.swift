@@ -54,11 +54,14 @@ public protocol SyncStore: JobLeases {
     /// type's prorated sum (`SampleDay`), in no particular order, from one snapshot: what status and monitoring read days
     /// with data, a source's newest sample and weekly totals from (docs/status.md). The SQL stores keep these figures up
     /// to date as writes commit, in the patient's time zone; another zone is computed from the time index.
-    func sampleDays(patient: String, zone: TimeZone, from first: CalendarDay, through last: CalendarDay) throws -> [SampleDay]
+    /// Each patient's in its own zone (`patients`: id to zone), all from one snapshot; a patient with no figures maps
+    /// to an empty list. A care team's status reads its patients in this one call.
+    func sampleDays(patients: [String: TimeZone], from first: CalendarDay, through last: CalendarDay) throws -> [String: [SampleDay]]
 
     /// The live samples of `type` with the latest starts (a tie: the greater uuid first), newest first, at most `limit`,
     /// from one snapshot: the latest six-minute walks of a status (docs/status.md), read through the time index.
-    func newestSamples(patient: String, type: SampleType, limit: Int) throws -> [Sample]
+    /// Each patient's, all from one snapshot (a patient without any maps to an empty list).
+    func newestSamples(patients: [String], type: SampleType, limit: Int) throws -> [String: [Sample]]
 
     /// The patient's replica checksums as of `anchor` (nil: the head): per type, the count and digest sum of the
     /// samples live then, from running sums and the changes after `anchor` (no scan of the patient's samples).
@@ -90,33 +93,51 @@ public protocol SyncStore: JobLeases {
 }
 
 extension SyncStore {
+    /// One patient's `sampleDays(patients:from:through:)`.
+    public func sampleDays(patient: String, zone: TimeZone, from first: CalendarDay, through last: CalendarDay) throws -> [SampleDay] {
+        try sampleDays(patients: [patient: zone], from: first, through: last)[patient] ?? []
+    }
+
+    /// One patient's `newestSamples(patients:type:limit:)`.
+    public func newestSamples(patient: String, type: SampleType, limit: Int) throws -> [Sample] {
+        try newestSamples(patients: [patient], type: type, limit: limit)[patient] ?? []
+    }
+
     /// `sampleDays` from the change feed (every live sample tallied), for stores without kept figures: the reference
     /// model's, and the oracle the stores' contract tests hold the SQL against.
-    public func sampleDays(patient: String, zone: TimeZone, from first: CalendarDay, through last: CalendarDay) throws -> [SampleDay] {
-        var tally = SampleDayTally(zone: zone, from: first, through: last)
-        var query = ChangeQuery(patient: patient, limit: 5_000)
-        repeat {
-            let page = try changes(query)
-            for s in page.samples {
-                tally.add(source: s.source, type: s.type, start: SyncRules.milliseconds(s.start), end: SyncRules.milliseconds(s.end), value: s.value)
-            }
-            query.anchor = page.anchor
-            if !page.hasMore { break }
-        } while true
-        return tally.days
+    public func sampleDays(patients: [String: TimeZone], from first: CalendarDay, through last: CalendarDay) throws -> [String: [SampleDay]] {
+        var figures: [String: [SampleDay]] = [:]
+        for (patient, zone) in patients {
+            var tally = SampleDayTally(zone: zone, from: first, through: last)
+            var query = ChangeQuery(patient: patient, limit: 5_000)
+            repeat {
+                let page = try changes(query)
+                for s in page.samples {
+                    tally.add(source: s.source, type: s.type, start: SyncRules.milliseconds(s.start), end: SyncRules.milliseconds(s.end), value: s.value)
+                }
+                query.anchor = page.anchor
+                if !page.hasMore { break }
+            } while true
+            figures[patient] = tally.days
+        }
+        return figures
     }
 
     /// `newestSamples` from the change feed (filtered by type), sorted here: the reference model's, and the oracle.
-    public func newestSamples(patient: String, type: SampleType, limit: Int) throws -> [Sample] {
-        var samples: [Sample] = []
-        var query = ChangeQuery(patient: patient, types: [type], limit: 5_000)
-        repeat {
-            let page = try changes(query)
-            samples += page.samples
-            query.anchor = page.anchor
-            if !page.hasMore { break }
-        } while true
-        return Array(samples.sorted { ($0.start, $0.uuid.uuidString) > ($1.start, $1.uuid.uuidString) }.prefix(max(0, limit)))
+    public func newestSamples(patients: [String], type: SampleType, limit: Int) throws -> [String: [Sample]] {
+        var newest: [String: [Sample]] = [:]
+        for patient in patients {
+            var samples: [Sample] = []
+            var query = ChangeQuery(patient: patient, types: [type], limit: 5_000)
+            repeat {
+                let page = try changes(query)
+                samples += page.samples
+                query.anchor = page.anchor
+                if !page.hasMore { break }
+            } while true
+            newest[patient] = Array(samples.sorted { ($0.start, $0.uuid.uuidString) > ($1.start, $1.uuid.uuidString) }.prefix(max(0, limit)))
+        }
+        return newest
     }
 
     /// Applies a batch of samples from `source` for `patient` in one transaction, in order.

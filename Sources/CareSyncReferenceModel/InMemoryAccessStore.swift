@@ -91,12 +91,14 @@ public final class InMemoryAccessStore: AccessStore {
             }
         }
     }
-    public func audit(_ query: AuditQuery) throws -> [AuditRecord] {
+    public func audit(_ queries: [AuditQuery]) throws -> [[AuditRecord]] {
         state.withLock { s in
-            Array(s.audit.reversed().lazy.filter { r in
-                (query.patient == nil || r.patient == query.patient) && (query.tokenID == nil || r.tokenID == query.tokenID)
-                    && (query.before == nil || r.id < query.before!)
-            }.prefix(query.limit))
+            queries.map { query in
+                Array(s.audit.reversed().lazy.filter { r in
+                    (query.patient == nil || r.patient == query.patient) && (query.tokenID == nil || r.tokenID == query.tokenID)
+                        && (query.before == nil || r.id < query.before!)
+                }.prefix(query.limit))
+            }
         }
     }
 

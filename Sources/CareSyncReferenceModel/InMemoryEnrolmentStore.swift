@@ -60,8 +60,10 @@ public final class InMemoryEnrolmentStore: EnrolmentStore {
             s.sources[device.patient, default: [:]][device.source] = stored
         }
     }
-    public func deviceSources(patient: String) throws -> [DeviceSourceRecord] {
-        state.withLock { s in (s.sources[patient] ?? [:]).values.sorted { $0.source < $1.source } }
+    public func deviceSources(patients: [String]) throws -> [String: [DeviceSourceRecord]] {
+        state.withLock { s in
+            Dictionary(patients.map { ($0, (s.sources[$0] ?? [:]).values.sorted { $0.source < $1.source }) }, uniquingKeysWith: { a, _ in a })
+        }
     }
 
     /// Times at the databases' millisecond precision, so every store answers alike.

@@ -6,6 +6,7 @@
 # Usage: bench/status/run.sh [PATIENTS] [SAMPLES]      defaults: 500 patients, 10,080 samples (a week) each
 #        STEP=SECONDS between sample starts (default 60: minute-level; `STEP=3600 bench/status/run.sh 500 8760` is a year of hourly steps,
 #        which leaves the status the same day figures to read as a year of minute-level ones, in a 60th of the seeding)
+#        RUNS=N timed rounds (default 5)
 #        PERF_OUT=FILE also records the server with `perf record -g` during the status calls
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,7 +52,7 @@ time.sleep(float(os.environ.get("SETTLE", "10")))
 perf = os.environ.get("PERF_OUT") and subprocess.Popen(["perf", "record", "-g", "-o", os.environ["PERF_OUT"], "-p", sys.argv[5]],
                                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 if perf: time.sleep(1)
-for run in range(3):
+for run in range(int(os.environ.get("RUNS", "5"))):
     began = time.monotonic(); one = call("GET", "/v1/patients/p1/status", therapist); single = time.monotonic() - began
     began = time.monotonic(); team = call("GET", "/v1/care-teams/physio/status", therapist); whole = time.monotonic() - began
     print(f"run {run + 1}: care-team status of {len(team['patients'])} patients in {whole * 1000:.0f} ms; one patient's status in {single * 1000:.1f} ms "

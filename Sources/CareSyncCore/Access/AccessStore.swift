@@ -42,6 +42,11 @@ public protocol AccessStore: PersonStore, PersonIdentityStore {
     func revokeToken(id: String, at: Date) throws -> Bool
     /// Appends audit records in one transaction and returns once they are durable.
     func commitAudit(_ records: [AuditRecord]) async throws
+    /// Each query's audit records, newest first, all from one snapshot (a care team's status asks for every device's).
+    func audit(_ queries: [AuditQuery]) throws -> [[AuditRecord]]
+}
+
+extension AccessStore {
     /// Audit records, newest first.
-    func audit(_ query: AuditQuery) throws -> [AuditRecord]
+    public func audit(_ query: AuditQuery) throws -> [AuditRecord] { try audit([query])[0] }
 }

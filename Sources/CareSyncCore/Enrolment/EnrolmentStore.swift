@@ -18,6 +18,12 @@ public protocol EnrolmentStore: Sendable {
     func releaseEnrolment(id: String) throws
     /// Records the device token a claimed enrolment made, and the source's display name (replacing an earlier one).
     func completeEnrolment(id: String, device: DeviceSourceRecord) throws
+    /// Each patient's enrolled sources with their display names, by source, from one snapshot (a patient without any
+    /// maps to an empty list).
+    func deviceSources(patients: [String]) throws -> [String: [DeviceSourceRecord]]
+}
+
+extension EnrolmentStore {
     /// A patient's enrolled sources with their display names, by source.
-    func deviceSources(patient: String) throws -> [DeviceSourceRecord]
+    public func deviceSources(patient: String) throws -> [DeviceSourceRecord] { try deviceSources(patients: [patient])[patient] ?? [] }
 }

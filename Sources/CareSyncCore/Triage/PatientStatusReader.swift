@@ -18,17 +18,60 @@ public struct PatientStatusReader: Sendable {
     /// `devices` are the patient's device tokens (revoked ones included: what they wrote still counts).
     public func status(of patient: PatientRecord, devices: [TokenRecord], readable: Set<SampleType>?,
                        settings: StatusSettings, now: Date) throws -> PatientStatus {
-        let zone = TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")!
-        let today = LocalDayStarts.day(of: SyncRules.milliseconds(now), in: zone)
-        let windowStart = today.adding(days: -(7 * settings.gapWeeks - 1))
-        let monday = Self.monday(of: today)
-        let figures = try store.sampleDays(patient: patient.id, zone: zone, from: min(windowStart, monday.adding(days: -7)),
-                                           through: max(today, monday.adding(days: 6))).filter { Self.mayRead($0.type, readable) }
+        try statuses(of: [patient], devices: [patient.id: devices], readable: readable, settings: settings, now: now)[0]
+    }
+
+    /// The status of each patient, in the order given, from one read of each store for all of them (a care team's):
+    /// `devices` maps a patient to its device tokens.
+    public func statuses(of patients: [PatientRecord], devices: [String: [TokenRecord]], readable: Set<SampleType>?,
+                         settings: StatusSettings, now: Date) throws -> [PatientStatus] {
+        let windows = patients.map { StatusWindow(patient: $0, settings: settings, now: now) }
+        guard let first = windows.map(\.first).min(), let last = windows.map(\.last).max() else { return [] }
+        let figures = try store.sampleDays(patients: Dictionary(windows.map { ($0.patient, $0.zone) }, uniquingKeysWith: { a, _ in a }),
+                                           from: first, through: last)
+        let walks = Self.mayRead(.sixMinuteWalkTestDistance, readable)
+            ? try store.newestSamples(patients: patients.map(\.id), type: .sixMinuteWalkTestDistance, limit: 2) : [:]
+        let tokens = patients.flatMap { p in (devices[p.id] ?? []).map { DeviceLastReceived.Device(patient: p.id, token: $0.id) } }
+        let received = try DeviceLastReceived(access: access, scanLimit: auditScanLimit).times(of: tokens)
+        return zip(patients, windows).map { patient, window in
+            status(of: patient, in: window, figures: (figures[patient.id] ?? []).filter { Self.mayRead($0.type, readable) },
+                   walks: walks[patient.id] ?? [], devices: devices[patient.id] ?? [], received: received, readable: readable,
+                   settings: settings, now: now)
+        }
+    }
+
+    /// The days one patient's status reads: the gap window and the two weeks of totals, in its zone.
+    struct StatusWindow {
+        let patient: String
+        let zone: TimeZone
+        let today: CalendarDay
+        let windowStart: CalendarDay
+        let monday: CalendarDay
+
+        init(patient: PatientRecord, settings: StatusSettings, now: Date) {
+            self.patient = patient.id
+            zone = TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")!
+            today = LocalDayStarts.day(of: SyncRules.milliseconds(now), in: zone)
+            windowStart = today.adding(days: -(7 * settings.gapWeeks - 1))
+            monday = PatientStatusReader.monday(of: today)
+        }
+
+        /// The first and last day read.
+        var first: CalendarDay { min(windowStart, monday.adding(days: -7)) }
+        var last: CalendarDay { max(today, monday.adding(days: 6)) }
+    }
+
+    /// One patient's status from what was read for it: its readable figures over the window, its latest walks (newest
+    /// first) and the last write of every device token read.
+    func status(of patient: PatientRecord, in window: StatusWindow, figures: [SampleDay], walks: [Sample], devices: [TokenRecord],
+                received lastWrites: [DeviceLastReceived.Device: Date], readable: Set<SampleType>?, settings: StatusSettings,
+                now: Date) -> PatientStatus {
+        let (today, windowStart, monday) = (window.today, window.windowStart, window.monday)
         let started = figures.filter { $0.starts > 0 && $0.day >= windowStart && $0.day <= today }
         let bySource = Dictionary(grouping: devices, by: \.source)
         var sources: [SourceStatus] = []
         for source in bySource.keys.sorted() {
-            let received = try bySource[source, default: []].compactMap { try lastReceived(patient: patient.id, token: $0.id) }.max()
+            let received = bySource[source, default: []].compactMap { lastWrites[.init(patient: patient.id, token: $0.id)] }.max()
             // A source none of whose tokens still works (revoked, expired) is not expected to sync: never silent.
             let expected = bySource[source, default: []].contains { $0.isUsable(at: now) }
             let silent = expected && (received.map { now.timeIntervalSince($0) > settings.silentAfter } ?? true)
@@ -43,10 +86,10 @@ public struct PatientStatusReader: Sendable {
         let missingLastWeek = (0...(today.daysSince1970 - weekStart.daysSince1970))
             .filter { !days.contains(weekStart.adding(days: $0)) }.count
         let weeks = Self.mayRead(.stepCount, readable) ? [Self.totals(of: .stepCount, in: figures, monday: monday)] : []
-        let walk = try Self.mayRead(.sixMinuteWalkTestDistance, readable) ? latestWalk(patient: patient.id) : nil
+        let walk = Self.mayRead(.sixMinuteWalkTestDistance, readable) ? Self.walkChange(walks) : nil
         let attention = Attention(silentSources: sources.filter(\.silent).count, noDevice: bySource.isEmpty,
                                   daysWithoutDataLastWeek: missingLastWeek, walkDeclined: (walk?.change ?? 0) < 0)
-        var status = PatientStatus(patient: patient.id, timeZone: zone.identifier, now: now, sources: sources, windowStart: windowStart,
+        var status = PatientStatus(patient: patient.id, timeZone: window.zone.identifier, now: now, sources: sources, windowStart: windowStart,
                                    today: today, daysWithData: days.sorted(), gaps: gaps, weeks: weeks, walkTest: walk, attention: attention)
         status.displayName = patient.displayName
         return status
@@ -54,11 +97,6 @@ public struct PatientStatusReader: Sendable {
 
     /// Whether `type` is within `readable` (nil: every type).
     static func mayRead(_ type: SampleType, _ readable: Set<SampleType>?) -> Bool { readable?.contains(type) ?? true }
-
-    /// The time of the newest successful sample write by `token` for `patient` in the audit log, within the scan limit.
-    func lastReceived(patient: String, token: String) throws -> Date? {
-        try DeviceLastReceived(access: access, scanLimit: auditScanLimit).time(patient: patient, token: token)
-    }
 
     /// The Monday (00:00 in the patient's zone starts the week) of the week holding `day`.
     static func monday(of day: CalendarDay) -> CalendarDay {
@@ -85,7 +123,11 @@ public struct PatientStatusReader: Sendable {
 
     /// The latest six-minute walk by start (any source) and the one before it.
     func latestWalk(patient: String) throws -> WalkTestChange? {
-        let ordered = try store.newestSamples(patient: patient, type: .sixMinuteWalkTestDistance, limit: 2)
+        Self.walkChange(try store.newestSamples(patient: patient, type: .sixMinuteWalkTestDistance, limit: 2))
+    }
+
+    /// The latest six-minute walk by start (any source) and the one before it, from the newest walks, newest first.
+    static func walkChange(_ ordered: [Sample]) -> WalkTestChange? {
         guard let latest = ordered.first else { return nil }
         return WalkTestChange(start: latest.start, meters: latest.value, previousMeters: ordered.dropFirst().first?.value)
     }

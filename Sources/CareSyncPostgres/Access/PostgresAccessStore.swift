@@ -178,7 +178,12 @@ public final class PostgresAccessStore: AccessStore {
         }
     }
 
-    public func audit(_ q: AuditQuery) throws -> [AuditRecord] {
+    public func audit(_ queries: [AuditQuery]) throws -> [[AuditRecord]] {
+        try database.read { db in try queries.map { try Self.audit($0, in: db) } }
+    }
+
+    /// One query's audit records, newest first.
+    private static func audit(_ q: AuditQuery, in db: PostgresConnection) throws -> [AuditRecord] {
         var sql = "SELECT id, time, token_id, role, patient_id, action, item_count, status FROM audit_log WHERE true"
         var values: [PostgresValue] = []
         if let p = q.patient { values.append(.text(p)); sql += " AND patient_id = $\(values.count)" }
@@ -186,13 +191,10 @@ public final class PostgresAccessStore: AccessStore {
         if let b = q.before { values.append(.int64(b)); sql += " AND id < $\(values.count)" }
         values.append(.int64(Int64(q.limit)))
         sql += " ORDER BY id DESC LIMIT $\(values.count)"
-        let (query, bound) = (sql, values)
-        return try database.read { db in
-            try db.query(query, bound).map { r in
-                AuditRecord(id: try r.int64(0), time: Self.date(try r.int64(1)), tokenID: try r.string(2),
-                            role: Role(rawValue: try r.string(3)) ?? .device, patient: try r.optionalString(4),
-                            action: try r.string(5), count: Int(try r.int64(6)), status: Int(try r.int64(7)))
-            }
+        return try db.query(sql, values).map { r in
+            AuditRecord(id: try r.int64(0), time: date(try r.int64(1)), tokenID: try r.string(2),
+                        role: Role(rawValue: try r.string(3)) ?? .device, patient: try r.optionalString(4),
+                        action: try r.string(5), count: Int(try r.int64(6)), status: Int(try r.int64(7)))
         }
     }
 }

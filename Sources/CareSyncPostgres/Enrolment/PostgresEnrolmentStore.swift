@@ -75,14 +75,18 @@ public final class PostgresEnrolmentStore: EnrolmentStore {
         }
     }
 
-    public func deviceSources(patient: String) throws -> [DeviceSourceRecord] {
+    public func deviceSources(patients: [String]) throws -> [String: [DeviceSourceRecord]] {
         try database.read { db in
-            try db.query("""
-                SELECT patient_id, source, display_name, token_id, enrolled_at FROM device_sources WHERE patient_id = $1 ORDER BY source
-                """, [.text(patient)]).map { r in
-                DeviceSourceRecord(patient: try r.string(0), source: try r.string(1), displayName: try r.string(2),
-                                   tokenID: try r.string(3), enrolledAt: Self.date(try r.int64(4)))
+            var sources: [String: [DeviceSourceRecord]] = [:]
+            for patient in patients {
+                sources[patient] = try db.query("""
+                    SELECT patient_id, source, display_name, token_id, enrolled_at FROM device_sources WHERE patient_id = $1 ORDER BY source
+                    """, [.text(patient)]).map { r in
+                    DeviceSourceRecord(patient: try r.string(0), source: try r.string(1), displayName: try r.string(2),
+                                       tokenID: try r.string(3), enrolledAt: Self.date(try r.int64(4)))
+                }
             }
+            return sources
         }
     }
 

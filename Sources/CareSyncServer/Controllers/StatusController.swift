@@ -34,7 +34,7 @@ struct StatusController: Sendable {
                 return try reader.status(of: record, devices: Self.devices(of: patient, in: try access.tokens()),
                                          readable: principal.readable(nil), settings: settings, now: now)
                     .withAlerts(try Self.unresolved(alerts, patient: patient, teams: principal.role == .admin ? nil : principal.token.careTeams))
-                    .withDeviceNames(try Self.deviceNames(enrolments, patient: patient))
+                    .withDeviceNames(try Self.deviceNames(enrolments, patients: [patient])[patient] ?? [:])
             }
             guard let status else { throw HTTPError.notFound("No such patient.") }
             return (Response.json(StatusWire.encode(status)), 1)
@@ -55,11 +55,10 @@ struct StatusController: Sendable {
                 guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
                 let devices = TokenRecord.devicesByPatient(try access.tokens()), members = Set(team.patients)
                 let open = try Self.unresolved(alerts, careTeam: name, patients: members.count)
-                return try access.patients().filter { members.contains($0.id) }.map {
-                    try reader.status(of: $0, devices: devices[$0.id] ?? [], readable: principal.readable(nil),
-                                      settings: settings, now: now).withAlerts(open[$0.id] ?? [])
-                        .withDeviceNames(try Self.deviceNames(enrolments, patient: $0.id))
-                }
+                let patients = try access.patients().filter { members.contains($0.id) }
+                let names = try Self.deviceNames(enrolments, patients: patients.map(\.id))
+                return try reader.statuses(of: patients, devices: devices, readable: principal.readable(nil), settings: settings, now: now)
+                    .map { $0.withAlerts(open[$0.patient] ?? []).withDeviceNames(names[$0.patient] ?? [:]) }
             }
             guard let statuses else { throw HTTPError.notFound("No such care team.") }
             let listed = Self.sortedByAttention(statuses.filter { only?.admits($0) ?? true })
@@ -93,10 +92,12 @@ struct StatusController: Sendable {
         return Dictionary(grouping: unresolved, by: \.patient)
     }
 
-    /// The display name of each enrolled source of `patient`.
-    static func deviceNames(_ enrolments: (any EnrolmentStore)?, patient: String) throws -> [String: String] {
+    /// The display name of each enrolled source of each patient, in one read.
+    static func deviceNames(_ enrolments: (any EnrolmentStore)?, patients: [String]) throws -> [String: [String: String]] {
         guard let enrolments else { return [:] }
-        return Dictionary(try enrolments.deviceSources(patient: patient).map { ($0.source, $0.displayName) }, uniquingKeysWith: { _, later in later })
+        return try enrolments.deviceSources(patients: patients).mapValues { sources in
+            Dictionary(sources.map { ($0.source, $0.displayName) }, uniquingKeysWith: { _, later in later })
+        }
     }
 
     /// Highest attention score first, then patient id.

@@ -169,7 +169,12 @@ public final class SQLiteAccessStore: AccessStore {
         }
     }
 
-    public func audit(_ q: AuditQuery) throws -> [AuditRecord] {
+    public func audit(_ queries: [AuditQuery]) throws -> [[AuditRecord]] {
+        try database.read { db in try queries.map { try Self.audit($0, in: db) } }
+    }
+
+    /// One query's audit records, newest first.
+    private static func audit(_ q: AuditQuery, in db: Connection) throws -> [AuditRecord] {
         var sql = "SELECT id, time, token_id, role, patient_id, action, item_count, status FROM audit_log WHERE 1 = 1"
         var values: [SQLValue] = []
         if let p = q.patient { sql += " AND patient_id = ?"; values.append(.text(p)) }
@@ -177,12 +182,9 @@ public final class SQLiteAccessStore: AccessStore {
         if let b = q.before { sql += " AND id < ?"; values.append(.integer(b)) }
         sql += " ORDER BY id DESC LIMIT ?"
         values.append(.integer(Int64(q.limit)))
-        let query = sql, bound = values
-        return try database.read { db in
-            try db.fetchAll(query, bound) { s in
-                AuditRecord(id: s.int64(0), time: Self.date(s.int64(1)), tokenID: s.string(2), role: Role(rawValue: s.string(3)) ?? .device,
-                            patient: s.optionalString(4), action: s.string(5), count: Int(s.int64(6)), status: Int(s.int64(7)))
-            }
+        return try db.fetchAll(sql, values) { s in
+            AuditRecord(id: s.int64(0), time: date(s.int64(1)), tokenID: s.string(2), role: Role(rawValue: s.string(3)) ?? .device,
+                        patient: s.optionalString(4), action: s.string(5), count: Int(s.int64(6)), status: Int(s.int64(7)))
         }
     }
 }

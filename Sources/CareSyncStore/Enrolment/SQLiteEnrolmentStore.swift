@@ -75,14 +75,18 @@ public final class SQLiteEnrolmentStore: EnrolmentStore {
         }
     }
 
-    public func deviceSources(patient: String) throws -> [DeviceSourceRecord] {
+    public func deviceSources(patients: [String]) throws -> [String: [DeviceSourceRecord]] {
         try database.read { db in
-            try db.fetchAll("""
-                SELECT patient_id, source, display_name, token_id, enrolled_at FROM device_sources WHERE patient_id = ? ORDER BY source
-                """, [.text(patient)]) { s in
-                DeviceSourceRecord(patient: s.string(0), source: s.string(1), displayName: s.string(2), tokenID: s.string(3),
-                                   enrolledAt: Self.date(s.int64(4)))
+            var sources: [String: [DeviceSourceRecord]] = [:]
+            for patient in patients {
+                sources[patient] = try db.fetchAll("""
+                    SELECT patient_id, source, display_name, token_id, enrolled_at FROM device_sources WHERE patient_id = ? ORDER BY source
+                    """, [.text(patient)]) { s in
+                    DeviceSourceRecord(patient: s.string(0), source: s.string(1), displayName: s.string(2), tokenID: s.string(3),
+                                       enrolledAt: Self.date(s.int64(4)))
+                }
             }
+            return sources
         }
     }
 

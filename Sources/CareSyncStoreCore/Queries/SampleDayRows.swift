@@ -34,10 +34,18 @@ public enum SampleDayRows {
         }
     }
 
+    /// The figures of each patient (id to zone) from `first` through `last` in its zone, every patient in the map.
+    public static func read<DB: QueryConnection>(_ db: DB, patients: [String: TimeZone], from first: CalendarDay,
+                                                 through last: CalendarDay) throws -> [String: [SampleDay]] {
+        var figures: [String: [SampleDay]] = [:]
+        for (patient, zone) in patients { figures[patient] = try read(db, patient: patient, zone: zone, from: first, through: last) }
+        return figures
+    }
+
     /// The figures of `patient` from `first` through `last` in `zone`: the kept rows when they are in that zone, else
     /// counted from the time index (every live sample reaching into the days).
-    public static func read<DB: QueryConnection>(_ db: DB, patient: String, zone: TimeZone, from first: CalendarDay,
-                                                 through last: CalendarDay) throws -> [SampleDay] {
+    static func read<DB: QueryConnection>(_ db: DB, patient: String, zone: TimeZone, from first: CalendarDay,
+                                          through last: CalendarDay) throws -> [SampleDay] {
         guard try keptZone(db, patient) == zone.identifier else {
             return try count(db, patient: patient, zone: zone, from: first, through: last)
         }

@@ -33,4 +33,33 @@ struct DeviceLastReceivedContractTests {
         #expect(try reader.time(patient: Contract.patient, token: Self.other) == Self.start.addingTimeInterval(4), "\(pair)")
         #expect(try reader.time(patient: "nobody", token: Self.token) == nil, "\(pair)")
     }
+
+    /// Several devices read together: each scan goes as deep as its own device needs (one found at once, one behind
+    /// pages of reads, one past the limit, one of another patient), and each finds what it would alone.
+    @Test(arguments: ContractStores.pairs)
+    func devicesReadTogetherFindEachTheirOwnLastWrite(pair: ContractStorePair) async throws {
+        let (_, access) = try pair.make()
+        func record(_ n: Int, _ action: String, token: String, patient: String = Contract.patient) -> AuditRecord {
+            AuditRecord(time: Self.start.addingTimeInterval(Double(n)), tokenID: token, role: .device, patient: patient,
+                        action: action, count: 1, status: 200)
+        }
+        let (near, deep, lost, elsewhere) = ("00000000000000b1", "00000000000000b2", "00000000000000b3", "00000000000000b4")
+        var records = [record(1, "samples.upsert", token: deep), record(2, "samples.upsert", token: lost),
+                       record(3, "samples.upsert", token: elsewhere, patient: "p2")]
+        records += (0..<100).map { record(10 + $0, "changes.read", token: deep) }
+        records += (0..<130).map { record(200 + $0, "changes.read", token: lost) }
+        records += [record(400, "samples.upsert", token: near), record(401, "changes.read", token: elsewhere)]
+        try await access.commitAudit(records)
+        let reader = DeviceLastReceived(access: access, scanLimit: 120)
+        let devices = [DeviceLastReceived.Device(patient: Contract.patient, token: near), .init(patient: Contract.patient, token: deep),
+                       .init(patient: Contract.patient, token: lost), .init(patient: "p2", token: elsewhere),
+                       .init(patient: "p2", token: near)]
+        let together = try reader.times(of: devices)
+        let expected: [DeviceLastReceived.Device: Date] = [devices[0]: Self.start.addingTimeInterval(400), devices[1]: Self.start.addingTimeInterval(1),
+                                                           devices[3]: Self.start.addingTimeInterval(3)]
+        #expect(together == expected, "\(pair)")
+        for device in devices {
+            #expect(try reader.time(patient: device.patient, token: device.token) == expected[device], "\(pair) \(device.token)")
+        }
+    }
 }

@@ -110,6 +110,10 @@ struct EnrolmentContractTests {
         #expect(p1.map(\.displayName) == ["iPhone", "Apple Watch Ultra"] && p1[1].tokenID == "k3" && p1[1].enrolledAt == Self.now.addingTimeInterval(3))
         #expect(try store.deviceSources(patient: "p2").map(\.displayName) == ["Bob's watch"])
         #expect(try store.deviceSources(patient: "p3").isEmpty)
+        // Several patients in one read: each its own, one without any listed empty.
+        let all = try store.deviceSources(patients: ["p2", "p1", "p3"])
+        #expect(all.keys.sorted() == ["p1", "p2", "p3"] && all["p1"] == p1 && all["p3"] == [])
+        #expect(all["p2"]?.map(\.displayName) == ["Bob's watch"] && all["p2"]?.allSatisfy { $0.patient == "p2" } == true)
     }
 
     @Test(arguments: ContractEnrolmentStores.all)

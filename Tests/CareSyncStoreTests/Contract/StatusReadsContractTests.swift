@@ -103,6 +103,42 @@ struct StatusReadsContractTests {
         #expect(try store.newestSamples(patient: Contract.patient, type: .bodyMass, limit: 2).isEmpty)
     }
 
+    /// A care team's reads in one call: each patient's figures in its own zone (kept, counted after a zone change, none)
+    /// and its latest walks are what the patient's own call answers, each keyed by its patient.
+    @Test(arguments: ContractStores.pairs)
+    func aTeamsReadsAreEachPatientsOwn(pair: ContractStorePair) throws {
+        let (store, access) = try pair.make()
+        let zones = ["pa": "America/Los_Angeles", "pb": "Asia/Kathmandu", "pc": "Pacific/Apia"]
+        for (id, zone) in zones { try access.createPatient(PatientRecord(id: id, timeZone: zone, createdAt: Self.pivot)) }
+        for (n, id) in ["pa", "pb"].enumerated() {
+            let inputs = (0..<40).map { i in
+                let start = Self.pivot.addingTimeInterval(Double(i * 7_919 + n * 3_600))
+                return SampleInput(type: i % 5 == 0 ? .sixMinuteWalkTestDistance : .stepCount, value: Double(100 * (n + 1) + i),
+                                   start: start, end: start.addingTimeInterval(i % 5 == 0 ? 0 : Double(600 * (n + 1))))
+            }
+            _ = try store.upsert(inputs, patient: id, source: "org.example.\(id)", now: Self.pivot)
+        }
+        _ = try access.updatePatient(id: "pb", timeZone: "Asia/Tokyo", displayName: "")   // its figures are now counted
+        let team = ["pa": TimeZone(identifier: "America/Los_Angeles")!, "pb": TimeZone(identifier: "Asia/Tokyo")!,
+                    "pc": TimeZone(identifier: "Pacific/Apia")!, "nobody": TimeZone(identifier: "UTC")!]
+        let first = DeviceDays.day(of: Self.pivot, in: team["pa"]!).adding(days: -2), last = first.adding(days: 10)
+        let together = try store.sampleDays(patients: team, from: first, through: last)
+        #expect(Set(together.keys) == Set(team.keys), "\(pair)")
+        func key(_ d: SampleDay) -> String { "\(d.day) \(d.source) \(d.type) \(d.starts) \(d.counted) \(d.sum)" }
+        for (id, zone) in team {
+            let alone = try store.sampleDays(patient: id, zone: zone, from: first, through: last)
+            #expect(together[id]?.map(key).sorted() == alone.map(key).sorted(), "\(pair) \(id)")
+            #expect(alone.allSatisfy { $0.source == "org.example.\(id)" }, "\(pair) \(id)")
+            #expect(alone.isEmpty == (id == "pc" || id == "nobody"), "\(pair) \(id)")
+        }
+        let walks = try store.newestSamples(patients: ["pb", "pa", "pc"], type: .sixMinuteWalkTestDistance, limit: 2)
+        #expect(Set(walks.keys) == ["pa", "pb", "pc"], "\(pair)")
+        for id in ["pa", "pb", "pc"] {
+            let alone = try store.newestSamples(patient: id, type: .sixMinuteWalkTestDistance, limit: 2)
+            #expect(walks[id] == alone && alone.count == (id == "pc" ? 0 : 2), "\(pair) \(id)")
+        }
+    }
+
     /// Every live sample of the patient, from the feed.
     static func live(_ store: any SyncStore) throws -> [Sample] {
         var samples: [Sample] = []
