@@ -6,6 +6,7 @@
 #   bench/api/live.sh [CLIENTS]        # default 1000; 10000 for issue 30's target
 #   CLIENT=c bench/api/live.sh 10000   # the long polls from one epoll loop in C (longpoll.c) instead of Python's asyncio,
 #                                      # whose own cost per connection can be what the figure measures; streams skipped
+#   PERF_OUT=FILE CLIENT=c bench/api/live.sh 10000   # also records the server with `perf record -g` over the wake
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -30,7 +31,17 @@ if [ "${CLIENT:-python}" = c ]; then
   anchor="$(curl -sf "$url/v1/patients/live/changes?anchor=now&limit=1" -H "Authorization: Bearer $device" |
             python3 -c 'import json, sys; print(json.load(sys.stdin)["anchor"])')"
   port="${url##*:}"
-  "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients"
+  if [ -z "${PERF_OUT:-}" ]; then
+    "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients"
+    exit 0
+  fi
+  # Profiled: perf starts once every poll is parked (the client pauses 2 s before its commit), so it sees the wake.
+  LONGPOLL_PAUSE=2 "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients" >"$work/longpoll.out" &
+  client=$!
+  until grep -q parked "$work/longpoll.out" 2>/dev/null; do sleep 0.1; done
+  perf record -F 999 -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!
+  wait "$client"; kill -INT "$perf_pid"; wait "$perf_pid" || true
+  cat "$work/longpoll.out"
   exit 0
 fi
 SERVER_PID="$pid" python3 "$here/longpoll.py" "$url" "$device" live "$writer" "$clients"

@@ -124,6 +124,9 @@ int main(int argc, char **argv) {
     double parked = 0, deadline = now() + 45;
     while (now() < deadline && (parked = metric("caresync_feed_parked_long_polls")) < count) usleep(100000);
     printf("parked long polls: %.0f of %d\n", parked, count);
+    fflush(stdout);
+    // LONGPOLL_PAUSE=SECONDS waits before the commit (a profiler can start on the wake alone).
+    if (getenv("LONGPOLL_PAUSE")) usleep((useconds_t)(atof(getenv("LONGPOLL_PAUSE")) * 1e6));
 
     const char *sample = "{\"samples\": [{\"type\": \"stepCount\", \"value\": 12, \"unit\": \"count\", "
                          "\"start\": \"2020-06-18T10:00:00Z\", \"end\": \"2020-06-18T10:01:00Z\"}]}";
