@@ -107,6 +107,34 @@ import CareSyncTestSupport
         }
     }
 
+    /// Polls of two tokens woken by one commit share each token's re-check, never across tokens: every poll of the token
+    /// revoked elsewhere answers 401, every poll of the other the new sample.
+    @Test func oneCommitWakingManyPollsChecksEachTokenForItsOwnPolls() async throws {
+        try await TestServer.with { server in
+            let (revoked, revokedSecret) = try Self.therapist(server)
+            let (kept, keptSecret) = try Self.therapist(server)
+            let head = try await server.send("GET", Self.changes + "?anchor=now", token: keptSecret)
+            let anchor = try #require(head.json["anchor"]?.stringValue)
+            let polls = (0..<12).map { n in
+                Task { try await server.send("GET", Self.changes + "?anchor=\(anchor)&wait=\(Self.pollSeconds)", token: n % 3 == 0 ? keptSecret : revokedSecret) }
+            }
+            let api = server.app.api
+            try await Eventually.until(deadline: .seconds(60)) {
+                api.tokenWaits.held(by: revoked) == 8 && api.tokenWaits.held(by: kept) == 4 && api.notifier.waiterCount == 12
+            }
+            try api.admin.revokeToken(id: revoked, now: Date())   // in the store only, as another instance does
+            try await Self.write(server, 3)
+            for (n, poll) in polls.enumerated() {
+                let answer = try await poll.value
+                if n % 3 == 0 {
+                    #expect(answer.status == 200 && answer.json["samples"]?.arrayValue?.count == 1, "poll \(n): \(answer.text)")
+                } else {
+                    answer.expectProblem(401, "unauthorized")
+                }
+            }
+        }
+    }
+
     @Test func anExpiringTokenLosesItsStreamAndParkedPollAtItsExpiry() async throws {
         try await TestServer.with(configure: { $0.stream.keepAlive = .seconds(300) }) { server in
             // The stream and the poll must be parked before the expiry; a starved parallel run may take long to get

@@ -68,7 +68,7 @@ public final class CareSyncAPI: Sendable {
             allowedOrigins: limits.publicOrigins.compactMap(Credentials.origin(of:)))
         self.gate = gate
         let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people),
-                                  clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedReads(),
+                                  clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedCalls(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
         let keyedWriter = KeyedWriter(store: store, calls: calls, clock: clock, logger: logger, retention: limits.idempotencyRetention)

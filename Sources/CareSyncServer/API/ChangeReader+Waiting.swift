@@ -30,10 +30,16 @@ extension ChangeReader {
                 metrics.longPollUnparked()
             }
             tag = notifier.tag(principal.tokenID)
-            try await tokens.requireStillValid(principal)
+            generation = notifier.generation(of: query.patient)
+            if woke {
+                // Ended by a commit: the token's re-read is shared with the other waits that commit ended.
+                try await tokens.requireStillValid(principal, wokenBy: SharedRecheckKey(patient: query.patient, generation: generation,
+                                                                                          interrupts: notifier.interruptEpoch))
+            } else {
+                try await tokens.requireStillValid(principal)
+            }
             // Out of time, the client gone, or the server stopping: answer what there is.
             if !woke, clock.instant() >= deadline || Task.isCancelled || streams.isStopping { return page }
-            generation = notifier.generation(of: query.patient)
             page = try await readPage(next, generation: generation)
             if !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
             next.anchor = page.anchor
@@ -59,7 +65,7 @@ extension ChangeReader {
             let head = try await calls.blocking { try store.currentAnchor() }
             return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
         }
-        return try await sharedReads.read(query, generation: generation) { try await calls.blocking { try store.changes(query) } }
+        return try await sharedReads.value(for: SharedPageKey(query: query, generation: generation)) { try await calls.blocking { try store.changes(query) } }
     }
 
     /// Requests waiting for a change now: parked long polls and open event streams (each counts, parked or not).

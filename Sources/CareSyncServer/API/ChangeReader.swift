@@ -15,7 +15,7 @@ struct ChangeReader: Sendable {
     let anchors: AnchorWire
     let metrics: ServerMetrics
     /// Feed reads shared by long polls woken by the same commit.
-    let sharedReads: SharedReads
+    let sharedReads: SharedCalls<SharedPageKey, ChangeSet>
     /// The open event streams.
     let streams: EventStreams
     /// Each token's long polls and event streams waiting now.

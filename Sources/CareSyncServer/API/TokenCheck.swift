@@ -10,6 +10,14 @@ struct TokenCheck: Sendable {
     let clock: ServerClock
     /// Sessions, for callers signed in with a browser.
     let people: People
+    /// Re-checks shared by the waits of one token that one commit ended.
+    let sharedChecks = SharedCalls<SharedRecheck, Bool>()
+
+    /// A re-check's sharing key: the token and the commit that ended its waits.
+    struct SharedRecheck: Hashable, Sendable {
+        let token: String
+        let commit: SharedRecheckKey
+    }
 
     /// Whether `principal`'s token still grants access: its stored record is neither revoked nor expired now.
     /// One read by primary key.
@@ -32,6 +40,16 @@ struct TokenCheck: Sendable {
         }
     }
 
+    /// `requireStillValid` after a wait that the commit `key` names ended: the waits of one token that one commit ended
+    /// share one read. The read starts after the first of them observed that commit's generation, so after every
+    /// sharer's wait had ended: it sees every revocation made while any of them waited. A revocation on this instance
+    /// moves `key.interrupts`, so a check after one never shares a read from before it.
+    func requireStillValid(_ principal: Principal, wokenBy key: SharedRecheckKey) async throws {
+        guard principal.session == nil else { return try await requireStillValid(principal) }
+        let valid = try await sharedChecks.value(for: SharedRecheck(token: principal.tokenID, commit: key)) { try await stillValid(principal) }
+        guard valid else { throw HTTPError.invalidToken("The token was revoked or has expired.") }
+    }
+
     /// The longest a wait of `principal` may park, `limit` or less: it wakes when the token expires.
     func parkingTime(_ principal: Principal, limit: Duration) -> Double {
         let left = Self.seconds(limit)
@@ -43,4 +61,12 @@ struct TokenCheck: Sendable {
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
+}
+
+/// The commit that ended a long poll's wait: its patient, the change generation seen after the wake, and the interrupt
+/// epoch (revocations on this instance) seen then.
+struct SharedRecheckKey: Hashable, Sendable {
+    let patient: String
+    let generation: UInt64
+    let interrupts: UInt64
 }
