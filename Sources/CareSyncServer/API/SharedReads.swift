@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// Lets requests that ask the same feed question at the same moment share one store read.
 ///
@@ -11,7 +11,7 @@ final class SharedReads: Sendable {
         var query: ChangeQuery
         var generation: UInt64
     }
-    private let inFlight = Mutex([Key: Task<ChangeSet, any Error>]())
+    private let inFlight = Locked([Key: Task<ChangeSet, any Error>]())
 
     /// The page for `query`, read once for every caller that observed `generation`.
     func read(_ query: ChangeQuery, generation: UInt64,
