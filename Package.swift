@@ -33,24 +33,26 @@ let package = Package(
         .target(name: "CareSyncParallel"),
         // The one JSON string escaper, below both the domain and HTTP (neither may import the other).
         .target(name: "CareSyncJSON"),
+        // The one lock box (`Locked`, a pthread mutex the thread sanitizer sees), below the domain, HTTP and the tests.
+        .target(name: "CareSyncLocking"),
         // Domain: samples, types, units, anchors, sync rules, statistics. No SQL, no HTTP.
         // swift-crypto: passkey signatures (ES256, and RS256 through _CryptoExtras) and challenge hashes.
         .target(name: "CareSyncCore", dependencies: [
-            "CareSyncJSON",
+            "CareSyncJSON", "CareSyncLocking",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // What every backend shares: the connection pool, group commit, the migration runner (docs/store.md).
-        .target(name: "CareSyncStoreCore", dependencies: ["CareSyncCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CareSyncStoreCore", dependencies: ["CareSyncCore", "CareSyncLocking", .product(name: "Crypto", package: "swift-crypto")]),
         // SQLite: connection, statements, the sync store; the store core in SQLite's dialect.
         .target(name: "CareSyncStore", dependencies: ["CareSyncCore", "CareSyncStoreCore", "CareSyncParallel", "CSQLite"]),
         // PostgreSQL through libpq: connections, the sync and access stores; the store core in PostgreSQL's dialect (docs/store.md).
-        .target(name: "CareSyncPostgres", dependencies: ["CareSyncCore", "CareSyncStoreCore", "CLibPQ"]),
+        .target(name: "CareSyncPostgres", dependencies: ["CareSyncCore", "CareSyncStoreCore", "CareSyncLocking", "CLibPQ"]),
         // The sync rules in plain Swift collections: the oracle tests compare the store against.
-        .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore"]),
+        .target(name: "CareSyncReferenceModel", dependencies: ["CareSyncCore", "CareSyncLocking"]),
         // HTTP/1.1 on sockets and Dispatch: parser, connections, router, gzip. Knows no domain type.
         .target(name: "CareSyncHTTP", dependencies: [
-            "CareSyncParallel", "CareSyncJSON", "CZlib", "CIsal", "CEpoll",
+            "CareSyncParallel", "CareSyncJSON", "CareSyncLocking", "CZlib", "CIsal", "CEpoll",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "CareSyncBackends", dependencies: ["CareSyncCore", "CareSyncStore", "CareSyncPostgres"]),
         // The API: controllers, auth, audit, error mapping, buildServer(config, backend). Store protocols only, never a backend.
         .target(name: "CareSyncServer", dependencies: [
-            "CareSyncCore", "CareSyncHTTP", "CareSyncWebApp", "CareSyncParallel", "CareSyncJSON", "CCurl",
+            "CareSyncCore", "CareSyncHTTP", "CareSyncWebApp", "CareSyncParallel", "CareSyncJSON", "CareSyncLocking", "CCurl",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -88,9 +90,10 @@ let package = Package(
         // Statistics benchmark: engine alone and store fetch + engine (release build; see docs/benchmarks.md).
         .executableTarget(name: "caresync-stats-bench", dependencies: ["CareSyncCore", "CareSyncStore"], path: "bench/stats"),
 
-        // What every test target shares: polling with a deadline, the hand-moved clock.
-        .target(name: "CareSyncTestSupport", dependencies: ["CareSyncCore"], path: "Tests/CareSyncTestSupport"),
+        // What every test target shares: polling with a deadline, the hand-moved clock, the lock box.
+        .target(name: "CareSyncTestSupport", dependencies: ["CareSyncCore", "CareSyncLocking"], path: "Tests/CareSyncTestSupport"),
         .testTarget(name: "CareSyncJSONTests", dependencies: ["CareSyncJSON"]),
+        .testTarget(name: "CareSyncLockingTests", dependencies: ["CareSyncLocking"]),
         .testTarget(name: "CareSyncCoreTests", dependencies: [
             "CareSyncCore", "CareSyncReferenceModel", "CareSyncTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),

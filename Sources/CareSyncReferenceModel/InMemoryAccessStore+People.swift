@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// The people half of the in-memory access store.
 struct PeopleState {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// An `AccessStore` in memory, for tests and for running without a database file.
 public final class InMemoryAccessStore: AccessStore {
@@ -14,9 +14,9 @@ public final class InMemoryAccessStore: AccessStore {
         var audit: [AuditRecord] = []
         var erased: Set<String> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// People, invitations and sessions (`InMemoryAccessStore+People`).
-    let peopleState = Mutex(PeopleState())
+    let peopleState = Locked(PeopleState())
 
     /// An empty store.
     public init() {}

@@ -1,6 +1,6 @@
 import CareSyncCore
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// An `AlertStore` in memory: the oracle the alert contract suite holds the database stores to. Its events go to the outbox
 /// of `sync`, when given.
@@ -9,7 +9,7 @@ public final class InMemoryAlertStore: AlertStore {
         var rules: [String: AlertRules] = [:]
         var alerts: [String: Alert] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let sync: InMemorySyncStore?
 
     /// An empty store whose events go to `sync`'s webhook outbox (nil: nowhere).

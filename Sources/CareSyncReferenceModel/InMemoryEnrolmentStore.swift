@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// An `EnrolmentStore` in memory, checking patients against an `AccessStore` as the databases' foreign keys do.
 public final class InMemoryEnrolmentStore: EnrolmentStore {
@@ -8,7 +8,7 @@ public final class InMemoryEnrolmentStore: EnrolmentStore {
         var enrolments: [String: EnrolmentRecord] = [:]
         var sources: [String: [String: DeviceSourceRecord]] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let access: any AccessStore
 
     /// An empty store whose patients are `access`'s.

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// A `MonitoringStore` in memory: the oracle the contract suite holds the database stores to.
 public final class InMemoryMonitoringStore: MonitoringStore {
@@ -10,7 +10,7 @@ public final class InMemoryMonitoringStore: MonitoringStore {
         var goals: [String: [GoalKind: PatientGoal]] = [:]
         var nextID: Int64 = 1
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty store.
     public init() {}

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// A `PasskeyStore` in memory: the oracle the contract suite holds the database stores to.
 public final class InMemoryPasskeyStore: PasskeyStore {
     /// Credentials in insertion order.
-    private let credentials = Mutex<[PasskeyCredential]>([])
+    private let credentials = Locked<[PasskeyCredential]>([])
 
     /// An empty store.
     public init() {}

@@ -1,6 +1,6 @@
 import CareSyncCore
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// The sync rules in plain Swift collections: the oracle every `SyncStore` is tested against.
 ///
@@ -13,7 +13,7 @@ public final class InMemorySyncStore: SyncStore, Sendable {
     /// Signalled after every commit that changed a patient's feed.
     public let notifier = ChangeNotifier()
     private let makeUUID: @Sendable () -> UUID
-    private let state = Mutex(ModelState())
+    private let state = Locked(ModelState())
     /// Where committed audit records go (the access store sharing this "database"), if anywhere.
     private let access: InMemoryAccessStore?
 

@@ -1,6 +1,6 @@
 import CareSyncCore
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// Webhook subscriptions and deliveries in plain collections, fed by an `InMemorySyncStore`'s outbox: the oracle of
 /// the webhook contract tests.
@@ -28,7 +28,7 @@ public final class InMemoryWebhookStore: WebhookStore {
         var nextAttemptAt: Date
         var completedAt: Date?
     }
-    private let state = Mutex<[String: Subscription]>([:])
+    private let state = Locked<[String: Subscription]>([:])
     private let sync: InMemorySyncStore
     private let access: InMemoryAccessStore
 

@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import Testing
 import HTTPTypes
 @testable import CareSyncHTTP
@@ -30,6 +31,21 @@ import HTTPTypes
         admission.release(host: "10.0.0.1")
         #expect(admission.decide(host: "10.0.0.1", count: 4) == .admit)
         #expect(admission.count(from: "10.0.0.1") == 3)
+    }
+
+    @Test func admissionsAndReleasesFromEightThreadsAtOnceLeaveNoCountBehind() async {
+        // The accept queue decides while the loops release: here eight threads do both on four addresses. Under
+        // ThreadSanitizer (scripts/ci-tsan.sh) this is also the admission's race check.
+        let admission = Self.admission(cap: 1_000, perAddress: 1_000)
+        let refused = Shared(0)
+        await onThreads(8) { thread in
+            let host = "10.0.0.\(thread % 4)"
+            for _ in 0..<500 {
+                if admission.decide(host: host, count: 0) == .admit { admission.release(host: host) } else { refused.update { $0 += 1 } }
+            }
+        }
+        #expect(refused.current == 0)
+        #expect((0..<4).allSatisfy { admission.count(from: "10.0.0.\($0)") == 0 })
     }
 
     @Test func theLastSlotsAreForProbesAndTheCapIsRefusedWith503() {

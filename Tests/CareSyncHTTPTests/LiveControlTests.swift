@@ -1,7 +1,6 @@
 import CareSyncTestSupport
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 @testable import CareSyncHTTP
 
@@ -132,10 +131,10 @@ extension LiveTests {
         }
 
         @Test func thousandParkedRequestsHoldNoThreads() async throws {
-            let parked = Mutex<[CheckedContinuation<Void, Never>]>([])
+            let parked = Shared<[CheckedContinuation<Void, Never>]>([])
             var router = Router()
             router.get("/wait") { _, _ in
-                await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
+                await withCheckedContinuation { continuation in parked.update { $0.append(continuation) } }
                 return .text("released")
             }
             // Connecting 1,000 clients takes a while: a long idle deadline keeps the first ones open.
@@ -145,18 +144,18 @@ extension LiveTests {
             for client in clients { client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n") }
             let clock = ContinuousClock()
             let limit = clock.now + .seconds(10)
-            while parked.withLock({ $0.count }) < 1000, clock.now < limit {
+            while parked.update({ $0.count }) < 1000, clock.now < limit {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(parked.withLock { $0.count } == 1000)
+            #expect(parked.update { $0.count } == 1000)
             // With 1,000 requests parked, another request is still served at once.
             let other = try TestHTTPClient(port: port)
             other.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
-            while parked.withLock({ $0.count }) < 1001, clock.now < limit {
+            while parked.update({ $0.count }) < 1001, clock.now < limit {
                 try await Task.sleep(for: .milliseconds(5))
             }
-            #expect(parked.withLock { $0.count } == 1001)
-            for continuation in parked.withLock({ list in defer { list = [] }; return list }) { continuation.resume() }
+            #expect(parked.update { $0.count } == 1001)
+            for continuation in parked.update({ list in defer { list = [] }; return list }) { continuation.resume() }
             for client in clients + [other] {
                 #expect(try await client.response().text == "released")
             }

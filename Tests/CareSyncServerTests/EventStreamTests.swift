@@ -1,6 +1,5 @@
 import CareSyncCore
 import Foundation
-import Synchronization
 import Testing
 import CareSyncTestSupport
 @testable import CareSyncServer

@@ -117,6 +117,20 @@ import Testing
         #expect(RateLimiter(perSecond: 0, burst: 1, clock: .system).spend("x") == nil)
     }
 
+    @Test func spendsFromEightThreadsAtOnceAdmitExactlyTheBurst() async {
+        // Time stands still: nothing is earned back, so exactly the burst of the 4,000 attempts passes. Under
+        // ThreadSanitizer (scripts/ci-tsan.sh) this is also the limiter's race check: the threads share nothing else.
+        let limiter = RateLimiter(perSecond: 1, burst: 1_000, clock: ManualClock().serverClock)
+        let admitted = Shared(0)
+        await onThreads(8) { _ in
+            var mine = 0
+            for _ in 0..<500 where limiter.spend("10.0.0.1") == nil { mine += 1 }
+            admitted.update { $0 += mine }
+        }
+        #expect(admitted.current == 1_000)
+        #expect(limiter.wait(for: "10.0.0.1") != nil)
+    }
+
     @Test(arguments: [("127.0.0.1:5123", "127.0.0.1"), ("[::1]:5123", "[::1]"), ("10.0.0.1", "10.0.0.1")])
     func theAddressKeyIsTheHostWithoutThePort(peer: String, host: String) {
         #expect(PeerAddress.host(of: peer) == host)

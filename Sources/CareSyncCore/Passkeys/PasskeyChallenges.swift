@@ -1,3 +1,4 @@
+import CareSyncLocking
 import Crypto
 import Foundation
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// Wakes long polls when a change for their patient commits; waiting parks a continuation, not a thread.
 ///

@@ -1,3 +1,4 @@
+import CareSyncLocking
 import Foundation
 
 /// When calendar days start in time zones (ms since 1970), each computed once with Foundation's calendar and kept for

@@ -3,11 +3,11 @@ import Glibc
 #else
 import Darwin
 #endif
-import Synchronization
+import CareSyncLocking
 
 /// The IMF-fixdate for the `Date` field ("Sun, 06 Nov 1994 08:49:37 GMT"), cached per second.
 enum HTTPDate {
-    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let cache = Locked<(second: Int, text: String)>((-1, ""))
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -1,4 +1,4 @@
-import Synchronization
+import CareSyncLocking
 
 /// Decides at accept whether a connection may open, so that no client can take every connection: the
 /// server's cap, a share per client address, and a few slots kept for health probes once the cap is near.
@@ -16,7 +16,7 @@ final class ConnectionAdmission: Sendable {
     private let maxConnections: Int
     private let perAddress: Int
     private let reserved: Int
-    private let open = Mutex([String: Int]())
+    private let open = Locked([String: Int]())
 
     /// Admission under `configuration`'s cap, share per address and probe reserve.
     init(configuration: HTTPServer.Configuration) {

@@ -1,6 +1,6 @@
 import CEpoll
 import Dispatch
-import Synchronization
+import CareSyncLocking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +24,7 @@ final class EventLoop: @unchecked Sendable {
     private var timer: (any DispatchSourceTimer)?
     /// Responses finished by handler tasks, waiting to be written on the queue; `scheduled` is
     /// set while a drain of them is already queued, so a burst of completions costs one wake-up.
-    private let finished = Mutex<(items: [(Connection, PreparedResponse)], scheduled: Bool)>(([], false))
+    private let finished = Locked<(items: [(Connection, PreparedResponse)], scheduled: Bool)>(([], false))
 
     init(index: Int, tick: Duration) throws {
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
+import CareSyncLocking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +12,7 @@ public final class HTTPServer: Sendable {
     /// The configuration the server was made with.
     public let configuration: Configuration
     let core: ServerCore
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
 
     private struct State {
         var started = false

@@ -1,20 +1,20 @@
 import Dispatch
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// The one signal catcher: SIGTERM and SIGINT (or the signals given), caught from creation on; `wait()` returns
 /// once one arrived. Used by `CareSyncApplication.run()` and `HTTPServer.runUntilTerminated`.
 public final class TerminationSignal: Sendable {
-    private let state = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Locked<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
     private let signals: [Int32]
     nonisolated(unsafe) private let sources: [DispatchSourceSignal]  // set once in init; cancel() is thread-safe
-    private let previous: Mutex<[sig_t?]>
+    private let previous: Locked<[sig_t?]>
 
     /// Catches `signals` from now on (their default action, exiting, is turned off until `cancel()`).
     public init(_ signals: [Int32] = [SIGTERM, SIGINT]) {
         let queue = DispatchQueue(label: "caresync.signals")
         self.signals = signals
-        previous = Mutex(signals.map { signal($0, SIG_IGN) })
+        previous = Locked(signals.map { signal($0, SIG_IGN) })
         sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
         for source in sources {
             source.setEventHandler { [weak self] in self?.fire() }

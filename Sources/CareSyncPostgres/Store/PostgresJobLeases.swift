@@ -1,6 +1,6 @@
 import CareSyncCore
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// The store's job leases (`JobLeases`): one session advisory lock per job, keyed by the store id and the job, all
 /// on one connection of their own. PostgreSQL releases them when that session ends, so when the holding instance
@@ -13,7 +13,7 @@ final class PostgresJobLeases: Sendable {
 
     private let configuration: PostgresDatabase.Configuration
     private let storeID: String
-    private let session = Mutex<Session?>(nil)
+    private let session = Locked<Session?>(nil)
 
     /// The leases of the store `storeID` (stores sharing a server never exclude each other).
     init(configuration: PostgresDatabase.Configuration, storeID: String) {

@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// One `text/event-stream` answer of the change feed (WHATWG server-sent events).
 ///
@@ -26,7 +26,7 @@ final class EventStream: Sendable {
         /// When the next keep-alive (an anchor event) is due.
         var tick: ContinuousClock.Instant
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let reader: ChangeReader
     private let audit: AuditLog
     private let principal: Principal
@@ -49,7 +49,7 @@ final class EventStream: Sendable {
         self.unit = unit
         self.keepAlive = keepAlive
         end = now + reader.limits.streamLifetime
-        state = Mutex(State(query: next, opening: Self.event(for: first, anchor: reader.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
+        state = Locked(State(query: next, opening: Self.event(for: first, anchor: reader.anchors.encode(first.anchor), unit: unit), tick: now + keepAlive))
         reader.streams.opened()
         reader.metrics.eventStreamOpened()
     }

@@ -1,9 +1,10 @@
+import CareSyncLocking
 import Synchronization
 
 /// The server's open event streams: how many are open, how many are parked now, and whether the
 /// server is stopping (then every stream ends at its next step).
 final class EventStreams: Sendable {
-    private let counts = Mutex((open: 0, parked: 0))
+    private let counts = Locked((open: 0, parked: 0))
     private let stopping = Atomic<Bool>(false)
 
     /// Streams open now.

@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 
 /// Lets requests that ask the same question at the same moment share one answer: the first caller of a key starts
 /// the call, every caller of that key while it runs awaits the same result.
@@ -9,7 +9,7 @@ import CareSyncCore
 /// of them observed it, so every sharer sees every commit its generation covers), a token's re-check by the commit
 /// that ended its waits (`TokenCheck.requireStillValid(_:wokenBy:)`).
 final class SharedCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let inFlight = Mutex([Key: Task<Value, any Error>]())
+    private let inFlight = Locked([Key: Task<Value, any Error>]())
 
     /// The answer for `key`: `body`'s, run once for every caller that asks while it runs.
     func value(for key: Key, _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {

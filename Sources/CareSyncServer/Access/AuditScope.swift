@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 import Foundation
 
 /// The audit record one request will leave, and whether its write already stored it in its own
@@ -8,7 +8,7 @@ final class AuditScope: Sendable {
     let principal: Principal
     let patient: String?
     let action: String
-    private let stored = Mutex(false)
+    private let stored = Locked(false)
 
     /// The scope of `principal` doing `action` to `patient` (nil for an admin action on no patient).
     init(principal: Principal, patient: String?, action: String) {

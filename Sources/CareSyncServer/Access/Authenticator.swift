@@ -1,7 +1,7 @@
 import CareSyncHTTP
-import Synchronization
 import Foundation
 import CareSyncCore
+import CareSyncLocking
 
 /// Turns a request's credentials (a bearer token or a session cookie) into a `Principal`, and decides whether it
 /// reaches a patient.
@@ -11,7 +11,7 @@ public final class Authenticator: Sendable {
     let people: People
     /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only ever added,
     /// except by an erasure, which forgets its patient here (`forget`), so a positive answer stays true until then.
-    private let provenReach = Mutex(Set<String>())
+    private let provenReach = Locked(Set<String>())
 
     /// Checks tokens and reach against `store`.
     public init(store: any AccessStore, people: People? = nil) { self.store = store; self.people = people ?? People(store: store) }

@@ -1,5 +1,5 @@
 import CareSyncCore
-import Synchronization
+import CareSyncLocking
 
 /// Token buckets keyed by a string (a token id, a client address): each key may spend `burst` requests at
 /// once and earns `perSecond` back; a key with nothing left is told how long to wait. Memory is bounded:
@@ -11,7 +11,7 @@ public final class RateLimiter: Sendable {
     public let burst: Double
     private let maxKeys: Int
     private let clock: ServerClock
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Locked<[String: Bucket]>([:])
 
     private struct Bucket {
         var tokens: Double

@@ -1,9 +1,9 @@
-import Synchronization
+import CareSyncLocking
 
 /// Long polls and event streams waiting now, per token: past `limit` the token's next one is refused (429),
 /// so one token cannot hold every connection the server has.
 final class TokenWaits: Sendable {
-    private let counts = Mutex([String: Int]())
+    private let counts = Locked([String: Int]())
     /// Most waits one token may hold at once; 0 for no limit.
     let limit: Int
 

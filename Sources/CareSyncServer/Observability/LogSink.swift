@@ -1,4 +1,4 @@
-import Synchronization
+import CareSyncLocking
 import Foundation
 import Logging
 
@@ -45,7 +45,7 @@ public struct LogSink: Sendable {
 private final class StandardErrorWriter: Sendable {
     static let shared = StandardErrorWriter()
     /// Held for each whole line, so lines of concurrent writers never interleave.
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     func write(_ text: String) {
         let bytes = Array(text.utf8)

@@ -1,4 +1,4 @@
-import Synchronization
+import CareSyncLocking
 import Prometheus
 
 /// The request counters and duration histogram of one route and method, each looked up in the registry once,
@@ -10,7 +10,7 @@ public final class RouteRequestMetrics: Sendable {
     private let route: String
     private let method: String
     /// The histogram once made, and the counters by status code (a handful per route).
-    private let made = Mutex<(duration: DurationHistogram?, counters: [Int: Counter])>((nil, [:]))
+    private let made = Locked<(duration: DurationHistogram?, counters: [Int: Counter])>((nil, [:]))
 
     /// The metrics of `route` (a template) and `method` in `metrics`' registry.
     init(metrics: ServerMetrics, route: String, method: String) {

@@ -1,4 +1,4 @@
-import Synchronization
+import CareSyncLocking
 import Prometheus
 
 /// CareSync's metrics, kept in one Prometheus registry that `/metrics` renders.
@@ -25,7 +25,7 @@ public final class ServerMetrics: Sendable {
     ]
 
     /// Run before each exposition, to sample gauges owned elsewhere (such as the connection count).
-    private let collectors = Mutex<[@Sendable (ServerMetrics) -> Void]>([])
+    private let collectors = Locked<[@Sendable (ServerMetrics) -> Void]>([])
     private let openConnections: Gauge
     private let parkedLongPolls: Gauge
     private let openEventStreams: Gauge

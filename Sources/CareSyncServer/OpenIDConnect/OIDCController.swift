@@ -3,7 +3,7 @@ import CareSyncHTTP
 import Crypto
 import Foundation
 import HTTPTypes
-import Synchronization
+import CareSyncLocking
 
 /// Sign-in with the clinic's OpenID Connect provider: authorization code with PKCE (S256), `state` and `nonce` kept
 /// on this server and bound to the browser by a short-lived cookie, the ID token verified against the provider's
@@ -70,7 +70,7 @@ struct OIDCController: Sendable {
         let provider = try requireProvider()
         let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
         let https = credentials.transport.https
-        let returnPath = Mutex("/")
+        let returnPath = Locked("/")
         do {
             let signIn = try await gate.signIn(credentials, action: Self.action) {
                 let login = try self.takeLogin(request, https: https)

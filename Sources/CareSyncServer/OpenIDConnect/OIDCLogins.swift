@@ -1,7 +1,7 @@
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// One sign-in begun at `GET /v1/oidc/start` and not yet returned: what the callback needs, kept on the server.
 struct PendingLogin: Sendable {
@@ -30,7 +30,7 @@ final class OIDCLogins: Sendable {
     let lifetime: TimeInterval
     /// The most sign-ins in progress.
     let capacity: Int
-    private let pending = Mutex([String: PendingLogin]())
+    private let pending = Locked([String: PendingLogin]())
 
     /// An empty set.
     init(lifetime: TimeInterval = 600, capacity: Int = 10_000) { self.lifetime = lifetime; self.capacity = capacity }

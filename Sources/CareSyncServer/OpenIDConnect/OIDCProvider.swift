@@ -1,7 +1,7 @@
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// The clinic's OpenID Connect provider as CareSync uses it: its discovery document (the issuer must match exactly),
 /// its JWKS (cached; fetched again once when a token names an unknown `kid`, at most once per `keyRefetchInterval`),
@@ -31,7 +31,7 @@ final class OIDCProvider: Sendable {
     let keyRefetchInterval: TimeInterval
     /// How long a discovery document is used before it is read again.
     let metadataLifetime: TimeInterval = 24 * 3600
-    private let cache = Mutex(Cache())
+    private let cache = Locked(Cache())
 
     /// A provider client over `transport`.
     init(settings: OpenIDConnectSettings, clientSecret: String?, transport: any OIDCTransport = CurlOIDCTransport(),

@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 import Foundation
 import Logging
 
@@ -18,9 +18,9 @@ public final class AlertEvaluationJob: Sendable {
     private let onEvents: @Sendable ([AlertEvent]) -> Void
     private let logger: Logger
     private let executor = BlockingExecutor(label: "caresync.alerts")
-    private let changed = Mutex<Set<String>>([])
+    private let changed = Locked<Set<String>>([])
     private let doorbell = Doorbell()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// A job over `evaluator`'s stores, running while `leases` grants it the alerts lease, told of commits by `notifier`;
     /// `onEvents` hears of every alert raised or resolved (the server wakes its webhook dispatcher).

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// The sweep of expired bulk export files (`export.expiryMinutes` after an export ends): every `interval`, on every
 /// instance (exports live in the memory of the instance that ran them, so no lease), off the cooperative pool.
@@ -8,7 +8,7 @@ final class ExportSweepJob: Sendable {
     let interval: Duration
     private let exports: BulkExports
     private let executor: BlockingExecutor
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// A sweep of `exports` every `interval`, its file work on `executor`.
     init(exports: BulkExports, executor: BlockingExecutor, interval: Duration = .seconds(60)) {

@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 import Foundation
 import Logging
 
@@ -16,7 +16,7 @@ public final class RetentionJob: Sendable {
     private let clock: ServerClock
     private let metrics: ServerMetrics?
     private let logger: Logger
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// A job over `store`, keeping tombstones `retentionDays` days (by `clock`'s wall time) and running every `interval`.
     public init(

@@ -1,5 +1,5 @@
-import Synchronization
 import CareSyncCore
+import CareSyncLocking
 import CareSyncHTTP
 import CareSyncWebApp
 import Foundation
@@ -31,7 +31,7 @@ public final class CareSyncApplication: Sendable {
         let idempotencyPurge: Task<Void, Never>
         let exportSweep: ExportSweepJob
     }
-    private let jobs = Mutex<Jobs?>(nil)
+    private let jobs = Locked<Jobs?>(nil)
 
     init(api: CareSyncAPI, http: HTTPServer, responder: any HTTPResponder, headFilter: any RequestHeadFilter,
          backend: any StoreBackend, configuration: Configuration, webhooks: WebhookDispatcher, alertJob: AlertEvaluationJob, logger: Logger) {

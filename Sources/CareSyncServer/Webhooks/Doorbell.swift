@@ -1,4 +1,4 @@
-import Synchronization
+import CareSyncLocking
 
 /// Wakes one waiting task early: `wait(upTo:)` returns at the first `ring()` or at its timeout. A ring while nobody
 /// waits is kept for the next wait, so none is lost between a check and the wait.
@@ -7,7 +7,7 @@ final class Doorbell: Sendable {
         var rung = false
         var waiter: CheckedContinuation<Void, Never>?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Wakes the waiter, or the next one.
     func ring() {

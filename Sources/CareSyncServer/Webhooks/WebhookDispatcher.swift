@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncLocking
 import Foundation
 import Logging
 import Synchronization
@@ -39,9 +40,9 @@ public final class WebhookDispatcher: Sendable {
     private let outcomes: WebhookOutcomeRecorder
     /// Set by every commit that changed a feed: the outbox has something to fan out.
     private let committed = Atomic<Bool>(true)
-    private let loop = Mutex<Task<Void, Never>?>(nil)
+    private let loop = Locked<Task<Void, Never>?>(nil)
     /// The attempt under way per subscription, and how many ended: a head read before an attempt ended is stale.
-    private let inFlight = Mutex<Running>(Running())
+    private let inFlight = Locked<Running>(Running())
     private struct Running {
         var tasks: [String: Task<Void, Never>] = [:]
         var ended: [String: Int] = [:]

@@ -1,6 +1,6 @@
 import CareSyncCore
 import Logging
-import Synchronization
+import CareSyncLocking
 
 /// Records the webhook dispatcher's attempt outcomes as a group commit: an outcome that ends while a commit runs
 /// waits for the next, which takes every outcome waiting by then in one transaction. Each attempt still returns
@@ -9,7 +9,7 @@ final class WebhookOutcomeRecorder: Sendable {
     private let store: any WebhookStore
     private let executor: BlockingExecutor
     private let logger: Logger
-    private let state = Mutex<Batch>(Batch())
+    private let state = Locked<Batch>(Batch())
     private struct Batch {
         var waiting: [(WebhookAttempt, CheckedContinuation<Void, Never>)] = []
         var committing = false

@@ -1,5 +1,6 @@
 import Dispatch
 import CareSyncCore
+import CareSyncLocking
 
 /// A bounded pool of connections, as GRDB's `Pool`: a semaphore bounds how many are lent at once, idle ones
 /// are reused, new ones are opened on demand, and `withConnection` lends one and takes it back.

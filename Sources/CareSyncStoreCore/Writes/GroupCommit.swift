@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import CareSyncCore
+import CareSyncLocking
 import Synchronization
 
 /// Group commit: writes that arrive while a commit is under way share the next transaction and its one

@@ -1,6 +1,6 @@
 import CareSyncCore
+import CareSyncTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Registrations and sign-ins recorded from headless Chromium's virtual authenticator (scripts/passkey-fixtures.sh),
@@ -53,9 +53,9 @@ struct PasskeyBrowserFixtureTests {
 
     /// A rig whose "random" bytes are, in order, the recorded user handle and challenges.
     static func rig(_ f: Fixture) -> PasskeyTestRig {
-        let queue = Mutex(([f.userHandle, f.registration.challenge] + f.signIns.map(\.challenge)).map { Base64URL.decode($0)! })
+        let queue = Shared(([f.userHandle, f.registration.challenge] + f.signIns.map(\.challenge)).map { Base64URL.decode($0)! })
         return PasskeyTestRig(relyingParty: PasskeyRelyingParty(id: f.rpId, name: "CareSync", origins: [f.origin]),
-                              random: { _ in queue.withLock { $0.removeFirst() } })
+                              random: { _ in queue.update { $0.removeFirst() } })
     }
 
     @Test(arguments: ["es256", "rs256"])
@@ -78,10 +78,10 @@ struct PasskeyBrowserFixtureTests {
     @Test(arguments: ["es256", "rs256"])
     func aRecordedSignInReplayedLaterIsAPossibleClone(algorithm: String) throws {
         let f = try Self.load(algorithm)
-        let queue = Mutex(([f.userHandle, f.registration.challenge] + f.signIns.map(\.challenge) + [f.signIns[0].challenge])
+        let queue = Shared(([f.userHandle, f.registration.challenge] + f.signIns.map(\.challenge) + [f.signIns[0].challenge])
             .map { Base64URL.decode($0)! })
         let rig = PasskeyTestRig(relyingParty: PasskeyRelyingParty(id: f.rpId, name: "CareSync", origins: [f.origin]),
-                                 random: { _ in queue.withLock { $0.removeFirst() } })
+                                 random: { _ in queue.update { $0.removeFirst() } })
         _ = try rig.ceremonies.beginRegistration(personID: "theo", userName: "theo", displayName: "Theo")
         _ = try rig.ceremonies.finishRegistration(try PasskeyRegistrationResponse(json: f.registration.response.bytes), personID: "theo", name: "c")
         for signIn in f.signIns {

@@ -1,6 +1,5 @@
 import CareSyncTestSupport
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,15 +27,15 @@ final class EventStreamClient: Sendable {
         var eof = false
     }
     private let fd: Int32
-    private let state = Mutex(State())
+    private let state = Shared(State())
     /// The response status.
     let status: Int
     /// The response head's fields.
     let headers: [(String, String)]
     /// The first bytes after the head when the answer is not a stream (a problem).
-    var text: String { state.withLock { String(decoding: $0.raw, as: UTF8.self) } }
+    var text: String { state.update { String(decoding: $0.raw, as: UTF8.self) } }
     /// Whether the server ended the stream with the last chunk (a clean end, not a cut connection).
-    var endedCleanly: Bool { state.withLock { $0.endedCleanly } }
+    var endedCleanly: Bool { state.update { $0.endedCleanly } }
 
     /// Connects to `port`, sends `GET path` with `Accept: text/event-stream` and reads the head.
     static func open(port: Int, path: String, token: String, headers: [(String, String)] = [],
@@ -54,7 +53,7 @@ final class EventStreamClient: Sendable {
 
     private init(fd: Int32, status: Int, headers: [(String, String)], rest: [UInt8]) {
         self.fd = fd; self.status = status; self.headers = headers
-        state.withLock { $0.raw = rest }
+        state.update { $0.raw = rest }
     }
 
     /// The first value of a header.
@@ -80,17 +79,17 @@ final class EventStreamClient: Sendable {
 
     private func nextBlocking() -> Event? {
         while true {
-            if let event = state.withLock({ s in Self.takeEvent(&s.body) }) { return event }
-            let done = state.withLock { s in
+            if let event = state.update({ s in Self.takeEvent(&s.body) }) { return event }
+            let done = state.update { s in
                 Self.dechunk(&s)
                 return s.endedCleanly || s.eof
             }
-            if let event = state.withLock({ s in Self.takeEvent(&s.body) }) { return event }
+            if let event = state.update({ s in Self.takeEvent(&s.body) }) { return event }
             if done { return nil }
             if let more = Self.receive(fd), !more.isEmpty {
-                state.withLock { $0.raw += more }
+                state.update { $0.raw += more }
             } else {
-                state.withLock { $0.eof = true }
+                state.update { $0.eof = true }
             }
         }
     }

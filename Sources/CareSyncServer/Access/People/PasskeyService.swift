@@ -1,7 +1,7 @@
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// The passkey ceremonies of this server instance: the relying party (`webAuthn.*`, completed with the listener's
 /// port when no origin is configured), its pending challenges (5 minutes, single use) and the credential store.
@@ -12,7 +12,7 @@ public final class PasskeyService: Sendable {
     public let challenges: PasskeyChallenges
     private let settings: WebAuthnSettings
     private let publicOrigins: [String]
-    private let relyingParty: Mutex<PasskeyRelyingParty>
+    private let relyingParty: Locked<PasskeyRelyingParty>
     private let clock: ServerClock
 
     /// The service for `settings` over `store`; origins come from `settings`, else `publicOrigins`, else `listening(on:)`.
@@ -23,7 +23,7 @@ public final class PasskeyService: Sendable {
         self.publicOrigins = publicOrigins
         self.clock = clock
         challenges = PasskeyChallenges(lifetime: 300, clock: clock, random: random)
-        relyingParty = Mutex(settings.relyingParty(publicOrigins: publicOrigins, port: nil))
+        relyingParty = Locked(settings.relyingParty(publicOrigins: publicOrigins, port: nil))
     }
 
     /// Completes the default origin with the port the listener bound (`http://localhost:<port>`).

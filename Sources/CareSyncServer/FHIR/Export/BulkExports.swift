@@ -1,7 +1,7 @@
 import CareSyncCore
 import Foundation
 import Logging
-import Synchronization
+import CareSyncLocking
 
 /// The bulk exports of this instance, in memory: a status URL is answered only by the instance that started the
 /// export (behind a load balancer, route `/fhir/R4/bulk-export/` to it, or run one instance). One export runs at a
@@ -35,7 +35,7 @@ final class BulkExports: Sendable {
     let settings: Settings
     let clock: ServerClock
     private let runner: ExportRun
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Exports running through `runner`, timed by `clock`.
     init(settings: Settings, runner: ExportRun, clock: ServerClock) {

@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncLocking
 import Foundation
 import Synchronization
 
@@ -43,7 +44,7 @@ final class ExportJob: Sendable {
     let directory: URL
     /// When it was asked for.
     let created: Date
-    private let state = Mutex(State.queued)
+    private let state = Locked(State.queued)
     private let cancelled = Atomic(false)
 
     /// A queued job.

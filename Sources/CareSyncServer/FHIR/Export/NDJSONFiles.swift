@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CareSyncLocking
 
 /// NDJSON files of one kind in an export's folder (`observation-1.ndjson`, `observation-2.ndjson`, …), written a page
 /// of lines at a time and rolled over at `linesPerFile`: the export never holds more than one page in memory.
@@ -18,7 +18,7 @@ final class NDJSONFiles: Sendable {
     let prefix: String
     /// Lines a file holds before the next one starts.
     let linesPerFile: Int
-    private let open = Mutex(Open())
+    private let open = Locked(Open())
 
     /// Files `prefix-N.ndjson` in `directory` (which must exist).
     init(directory: URL, prefix: String, linesPerFile: Int) {
