@@ -33,7 +33,7 @@ extension ChangeReader {
             generation = notifier.generation(of: query.patient)
             if woke {
                 // Ended by a commit: the token's re-read is shared with the other waits that commit ended.
-                try await tokens.requireStillValid(principal, wokenBy: SharedRecheckKey(patient: query.patient, generation: generation,
+                try await tokens.requireStillValid(principal, wokenBy: WakingCommit(patient: query.patient, generation: generation,
                                                                                           interrupts: notifier.interruptEpoch))
             } else {
                 try await tokens.requireStillValid(principal)

@@ -16,7 +16,7 @@ struct TokenCheck: Sendable {
     /// A re-check's sharing key: the token and the commit that ended its waits.
     struct SharedRecheck: Hashable, Sendable {
         let token: String
-        let commit: SharedRecheckKey
+        let commit: WakingCommit
     }
 
     /// Whether `principal`'s token still grants access: its stored record is neither revoked nor expired now.
@@ -44,7 +44,7 @@ struct TokenCheck: Sendable {
     /// share one read. The read starts after the first of them observed that commit's generation, so after every
     /// sharer's wait had ended: it sees every revocation made while any of them waited. A revocation on this instance
     /// moves `key.interrupts`, so a check after one never shares a read from before it.
-    func requireStillValid(_ principal: Principal, wokenBy key: SharedRecheckKey) async throws {
+    func requireStillValid(_ principal: Principal, wokenBy key: WakingCommit) async throws {
         guard principal.session == nil else { return try await requireStillValid(principal) }
         let valid = try await sharedChecks.value(for: SharedRecheck(token: principal.tokenID, commit: key)) { try await stillValid(principal) }
         guard valid else { throw HTTPError.invalidToken("The token was revoked or has expired.") }
@@ -65,7 +65,7 @@ struct TokenCheck: Sendable {
 
 /// The commit that ended a long poll's wait: its patient, the change generation seen after the wake, and the interrupt
 /// epoch (revocations on this instance) seen then.
-struct SharedRecheckKey: Hashable, Sendable {
+struct WakingCommit: Hashable, Sendable {
     let patient: String
     let generation: UInt64
     let interrupts: UInt64
