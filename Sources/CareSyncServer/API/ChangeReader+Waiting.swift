@@ -33,8 +33,8 @@ extension ChangeReader {
             generation = notifier.generation(of: query.patient)
             if woke {
                 // Ended by a commit: the token's re-read is shared with the other waits that commit ended.
-                try await tokens.requireStillValid(principal, wokenBy: WakingCommit(patient: query.patient, generation: generation,
-                                                                                          interrupts: notifier.interruptEpoch))
+                let commit = WakingCommit(patient: query.patient, generation: generation, interrupts: notifier.interruptEpoch)
+                try await tokens.requireStillValid(principal, wokenBy: commit)
             } else {
                 try await tokens.requireStillValid(principal)
             }
