@@ -168,10 +168,10 @@ public final class PostgresAccessStore: AccessStore {
         try await database.asyncWrite { db in try Self.insertAudit(records, into: db) }
     }
 
-    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one).
+    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one), sent ahead.
     static func insertAudit(_ records: [AuditRecord], into db: PostgresConnection) throws {
         for r in records {
-            try db.query("""
+            try db.send("""
                 INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES ($1, $2, $3, $4, $5, $6, $7)
                 """, [.int64(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
                       .text(r.action), .int64(Int64(r.count)), .int64(Int64(r.status))])

@@ -4,32 +4,51 @@ import CareSyncStoreCore
 /// the group holds several, `COMMIT`; a lost race, a broken connection or a read-only server retries the group.
 extension PostgresConnection: WriteConnection {
     /// `BEGIN`: the session's READ COMMITTED.
-    public func beginGroup() throws { try execute("BEGIN") }
+    public func beginGroup() throws {
+        queued = []  // nothing of an abandoned transaction goes to the next one
+        transactionState = nil
+        try execute("BEGIN")
+    }
 
-    /// A job alone runs bare; with others, in `SAVEPOINT caresync_job`. A body that caught a statement's error
-    /// and went on left a failed transaction: it is reported, and its savepoint rolled back.
+    /// A job alone runs bare, and what it sent ahead goes with the `COMMIT`; with others, in `SAVEPOINT caresync_job`,
+    /// and what it sent ahead goes with the `RELEASE`, so its errors stay its own. A body that caught a statement's
+    /// error and went on left a failed transaction: it is reported, and its savepoint rolled back.
     public func runJob(alone: Bool, _ body: () throws -> Void) throws {
         if alone {
-            try body()
-            if transactionFailed { throw Self.caughtFailure }
+            do {
+                try body()
+                if transactionFailed { throw Self.caughtFailure }
+            } catch {
+                transactionState?.jobEnded(kept: false)
+                throw error
+            }
+            transactionState?.jobEnded(kept: true)
             return
         }
-        try execute("SAVEPOINT caresync_job")
+        try send("SAVEPOINT caresync_job")
         do {
             try body()
             if transactionFailed { throw Self.caughtFailure }
-            try execute("RELEASE SAVEPOINT caresync_job")
+            try query("RELEASE SAVEPOINT caresync_job")  // with what the job sent ahead
+            transactionState?.jobEnded(kept: true)
         } catch let error as PostgresError where error.isTransient || error.needsNewConnection {
+            transactionState?.jobEnded(kept: false)
             throw error
         } catch {
+            transactionState?.jobEnded(kept: false)
             try execute("ROLLBACK TO SAVEPOINT caresync_job")
             try execute("RELEASE SAVEPOINT caresync_job")
             throw error
         }
     }
 
-    /// `COMMIT`; a connection lost while it was in flight is `.commitOutcomeUnknown`, never retried.
-    public func commitGroup() throws { try commit() }
+    /// What the kept jobs left for the commit (`transactionState`), then `COMMIT`, sent together; a connection lost
+    /// while they were in flight is `.commitOutcomeUnknown`, never retried.
+    public func commitGroup() throws {
+        defer { transactionState = nil }
+        try transactionState?.beforeCommit(self)
+        try commit()
+    }
 
     /// `ROLLBACK`, unless the connection broke.
     public func rollbackGroup() { rollbackQuietly() }
@@ -47,4 +66,12 @@ extension PostgresConnection: WriteConnection {
 
     /// A body caught a statement's error and went on: its transaction (or savepoint) can only roll back.
     private static let caughtFailure = PostgresError(kind: .other, message: "a statement failed inside the write; it was rolled back")
+}
+
+/// What a write transaction's jobs leave for its commit (`PostgresWriteGroup`), kept on its connection until it ends.
+protocol PostgresTransactionState: AnyObject {
+    /// A job of the transaction ended: kept (it ran alone, or its savepoint was released) or rolled back.
+    func jobEnded(kept: Bool)
+    /// Runs in the transaction just before its `COMMIT`.
+    func beforeCommit(_ db: PostgresConnection) throws
 }

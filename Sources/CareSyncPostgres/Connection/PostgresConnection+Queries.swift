@@ -10,9 +10,10 @@ extension PostgresConnection: QueryConnection {
         try query(sql, values.map(PostgresValue.init)).map(decode)
     }
 
-    /// Runs `sql` for its effect.
+    /// Runs `sql` for its effect: inside a transaction sent ahead (`send`, its errors thrown by the next awaited
+    /// statement, at the latest the transaction's end), outside one at once.
     public func run(_ sql: String, _ values: [QueryValue]) throws {
-        _ = try query(sql, values.map(PostgresValue.init))
+        if isInTransaction { try send(sql, values.map(PostgresValue.init)) } else { _ = try query(sql, values.map(PostgresValue.init)) }
     }
 
     /// Runs `sql` for its effect; the rows its command tag reports.

@@ -2,7 +2,8 @@ import CLibPQ
 import Foundation
 
 /// One libpq connection: parameterised queries (prepared once per connection, results in binary),
-/// plain SQL text, and transactions. Closes in `deinit`.
+/// statements sent ahead without waiting for their answers (`send`, in libpq's pipeline mode), plain SQL
+/// text, and transactions. Closes in `deinit`.
 ///
 /// Not `Sendable`: a `PGconn` serves one caller at a time. `PostgresDatabase` hands connections out, one
 /// closure at a time; never keep one outside that closure.
@@ -13,10 +14,14 @@ import Foundation
 /// let zone = try rows.first { try $0.string(1) }
 /// ```
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Prepared statements by text and parameter types, so a repeated query is parsed and planned once.
     private var prepared: [PreparedKey: String] = [:]
     private var nextStatement = 0
+    /// Statements sent ahead (`send`) and not yet on the wire: they go with the next statement whose answer is awaited.
+    var queued: [QueuedStatement] = []
+    /// What the open write transaction's jobs leave for its commit (`PostgresWriteGroup`); dropped when it ends.
+    var transactionState: (any PostgresTransactionState)?
     /// Beyond this many prepared statements the cache is dropped (filters make the texts vary).
     private static let statementCacheLimit = 256
 
@@ -72,6 +77,15 @@ public final class PostgresConnection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresRows {
         let name = try statementName(sql, parameters)
+        if !queued.isEmpty { return try sendQueued(then: QueuedStatement(name: name, sql: sql, parameters: parameters)) }
+        return try withEncoded(parameters) { count, values, lengths, formats in
+            try rows(PQexecPrepared(handle, name, count, values, lengths, formats, 1), sql: sql)
+        }
+    }
+
+    /// Calls `body` with `parameters` as libpq takes them: their count, values (nil for NULL), lengths and formats.
+    func withEncoded<T>(_ parameters: [PostgresValue],
+                        _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) throws -> T) rethrows -> T {
         var buffer: [UInt8] = []
         var offsets: [Int] = [], lengths: [Int32] = [], formats: [Int32] = []
         for parameter in parameters {
@@ -81,17 +95,18 @@ public final class PostgresConnection {
             formats.append(parameter.format)
         }
         buffer.append(0)  // so the buffer has an address even when every value is empty
-        let result = buffer.withUnsafeBufferPointer { base -> OpaquePointer? in
+        return try buffer.withUnsafeBufferPointer { base in
             let values: [UnsafePointer<CChar>?] = parameters.indices.map { i in
                 parameters[i] == .null ? nil : UnsafeRawPointer(base.baseAddress! + offsets[i]).assumingMemoryBound(to: CChar.self)
             }
-            return PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+            return try body(Int32(parameters.count), values, lengths, formats)
         }
-        return try rows(result, sql: sql)
     }
 
-    /// Runs SQL text without parameters: one or more statements (the simple protocol, as `psql` sends).
+    /// Runs SQL text without parameters: one or more statements (the simple protocol, as `psql` sends), after
+    /// what was sent ahead.
     public func execute(_ sql: String) throws {
+        try flushQueued()
         _ = try rows(PQexec(handle, sql), sql: sql)
     }
 
@@ -104,6 +119,7 @@ public final class PostgresConnection {
         let result: T
         do {
             result = try body()
+            try flushQueued()
             if transactionFailed {
                 throw PostgresError(kind: .other, message: "a statement failed inside the transaction; it was rolled back")
             }
@@ -119,7 +135,7 @@ public final class PostgresConnection {
     /// `.commitOutcomeUnknown`: the server may have committed before it went away.
     func commit() throws {
         do {
-            try execute("COMMIT")
+            try query("COMMIT")
         } catch let error as PostgresError where error.kind == .connectionLost {
             throw PostgresError(kind: .commitOutcomeUnknown, sqlState: error.sqlState, message: error.message, sql: "COMMIT")
         } catch {
@@ -147,15 +163,17 @@ public final class PostgresConnection {
 
     /// Rolls back if a transaction is open; on a broken connection there is nothing to roll back.
     func rollbackQuietly() {
+        queued = []
+        transactionState = nil
         guard !isBroken, isInTransaction else { return }
         try? execute("ROLLBACK")
     }
 
-    private func statementName(_ sql: String, _ parameters: [PostgresValue]) throws -> String {
+    func statementName(_ sql: String, _ parameters: [PostgresValue]) throws -> String {
         let key = PreparedKey(sql: sql, types: parameters.map(\.typeOID))
         if let name = prepared[key] { return name }
         if prepared.count >= Self.statementCacheLimit {
-            try execute("DEALLOCATE ALL")
+            try execute("DEALLOCATE ALL")  // after what was sent ahead, whose names it drops
             prepared = [:]
         }
         nextStatement += 1
@@ -166,7 +184,7 @@ public final class PostgresConnection {
     }
 
     /// Wraps a result, or turns a failed one into `PostgresError`.
-    private func rows(_ result: OpaquePointer?, sql: String) throws -> PostgresRows {
+    func rows(_ result: OpaquePointer?, sql: String) throws -> PostgresRows {
         guard let result else {
             throw PostgresError(kind: isBroken ? .connectionLost : .other, message: Self.message(handle), sql: sql)
         }
@@ -185,7 +203,7 @@ public final class PostgresConnection {
         throw PostgresError(kind: kind, sqlState: state, message: message, detail: field("D"), constraint: field("n"), sql: sql)
     }
 
-    private static func message(_ handle: OpaquePointer) -> String {
+    static func message(_ handle: OpaquePointer) -> String {
         String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

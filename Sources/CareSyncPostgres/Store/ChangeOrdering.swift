@@ -30,10 +30,10 @@ enum ChangeOrdering: Sendable {
         try db.query("SELECT nextval('plain_change_seq')").first { try $0.int64(0) } ?? 0
     }
 
-    /// Records the head a write transaction reached, before it commits.
+    /// Records the head a write transaction reached, before it commits (sent ahead).
     func finish(_ db: PostgresConnection, head: Int64) throws {
         guard self == .headRow else { return }
-        try db.query("UPDATE store_head SET seq = $1", [.int64(head)])
+        try db.send("UPDATE store_head SET seq = $1", [.int64(head)])
     }
 
     /// The head and purge horizon as of a reader's snapshot.

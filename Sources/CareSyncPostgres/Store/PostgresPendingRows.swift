@@ -45,7 +45,7 @@ struct PostgresPendingRows {
             doomed = []; doomedPatients = []; tombstoneSeqs = []; deletedAt = []
         }
         guard !seqs.isEmpty else { return }
-        try db.query("""
+        try db.send("""
             INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
                                  user_entered, second_value, components)
             SELECT * FROM unnest($1::bigint[], $2::text[], $3::uuid[], $4::text[], $5::float8[], $6::bigint[], $7::bigint[],

@@ -81,19 +81,13 @@ public final class PostgresSyncStore: SyncStore {
         return result
     }
 
-    /// Runs `body` with a writer (which takes the head row), announces the patients it changed to the
-    /// other instances, and returns them.
+    /// Runs `body` with a writer (whose transaction's group takes the head row, and writes the bookkeeping and the
+    /// other instances' notifications before its commit) and returns the patients it changed.
     private static func tracked<T>(_ db: PostgresConnection, storeID: String, ordering: ChangeOrdering,
                                    listener: PostgresChangeListener, _ body: (PostgresWriter) throws -> T) throws -> (T, Set<String>) {
-        let writer = try PostgresWriter(db: db, storeID: storeID, ordering: ordering)
+        let writer = try PostgresWriter(db: db, storeID: storeID, ordering: ordering, listener: listener)
         let result = try body(writer)
-        try writer.finish()
-        try PostgresOutbox.record(db, patients: writer.changedPatients, anchor: try writer.headAnchor(), now: Date())
-        // Delivered to every instance's listener at commit (PostgresChangeListener).
-        for patient in writer.changedPatients {
-            try db.query("SELECT pg_notify($1, $2)",
-                         [.text(PostgresChangeListener.channel(storeID: storeID)), .text(listener.payload(patient: patient))])
-        }
+        try writer.stage()
         return (result, writer.changedPatients)
     }
 

@@ -7,24 +7,25 @@ import Foundation
 /// hold for concurrent writers of one key without a conflict error for anyone to retry.
 ///
 /// The decisions are `SyncRules` and `WeeklyReportPlanner`, applied by `SampleRowWriter` (CareSyncCore); this
-/// type reads and writes rows (a batch's lookups read ahead, its writes sent together: `PostgresWriter+Rows`),
-/// numbers changes, and remembers which patients it changed. Not `Sendable`: valid only inside the
+/// type reads and writes rows (a batch's lookups read ahead, its writes sent ahead: `PostgresWriter+Rows`),
+/// numbers changes from the head its transaction's `PostgresWriteGroup` holds, and gathers what the group writes
+/// once before its commit (checksums, spans, day figures, head, outbox). Not `Sendable`: valid only inside the
 /// `PostgresDatabase.write` closure that made it.
 final class PostgresWriter: SyncTransaction, SampleRowWriter {
     let db: PostgresConnection
     let storeID: String
     private let ordering: ChangeOrdering
-    /// The head this transaction numbers from (nil under `.plainSequence`) and reached.
+    /// The transaction's group: the head row it holds, and what its kept writes owe.
+    private let group: PostgresWriteGroup
+    /// The head this write numbers from (nil under `.plainSequence`) and reached.
     private var head: Int64?
-    private let startHead: Int64?
-    private let horizon: Int64
-    /// Patients whose feed this transaction changed.
+    /// Patients whose feed this write changed.
     private(set) var changedPatients: Set<String> = []
     /// The longest duration inserted per (patient, type), for `sample_spans`.
     var longest: [SpanKey: Int64] = [:]
-    /// What this transaction added to and took from each (patient, type)'s checksum, for `checksums`.
+    /// What this write added to and took from each (patient, type)'s checksum, for `checksums`.
     var checksumDeltas: [SpanKey: TypeChecksum] = [:]
-    /// The samples this transaction added and removed, for `sample_days`.
+    /// The samples this write added and removed, for `sample_days`.
     var days = SampleDayChanges()
     var random = SystemRandomNumberGenerator()
     /// Rows read ahead for the batch under way (`readAhead`) and not written since.
@@ -39,43 +40,20 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
         let type: String
     }
 
-    /// Starts the store's part of a write transaction: takes the head row.
-    init(db: PostgresConnection, storeID: String, ordering: ChangeOrdering) throws {
+    /// Starts the store's part of a write: joins its transaction's group, which takes the head row for the first.
+    init(db: PostgresConnection, storeID: String, ordering: ChangeOrdering, listener: PostgresChangeListener) throws {
         precondition(db.isInTransaction, "PostgresWriter needs an open write transaction")
         self.db = db; self.storeID = storeID; self.ordering = ordering
-        (head, horizon) = try ordering.begin(db)
-        startHead = head
+        group = try PostgresWriteGroup.current(db, storeID: storeID, ordering: ordering, listener: listener)
+        head = group.kept.head
     }
 
-    /// Raises `sample_spans`, adds the checksum deltas, brings `sample_days` up to date and writes the head back; call once, after the body,
-    /// before commit. Sums wrap at 2^64 (in Swift: PostgreSQL's bigint arithmetic would overflow instead).
-    func finish() throws {
+    /// Sends what is pending and stages this write's part with its group, which writes it before the commit if the
+    /// write is kept; call once, after the body.
+    func stage() throws {
         try flush()
-        for (key, delta) in checksumDeltas {
-            var figures = try db.query("SELECT count, sum FROM checksums WHERE patient = $1 AND type = $2",
-                                       [.text(key.patient), .text(key.type)])
-                .first { TypeChecksum(count: try $0.int64(0), sum: UInt64(bitPattern: try $0.int64(1))) } ?? TypeChecksum()
-            figures.add(delta)
-            try db.query("""
-                INSERT INTO checksums (patient, type, count, sum) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (patient, type) DO UPDATE SET count = excluded.count, sum = excluded.sum
-                """, [.text(key.patient), .text(key.type), .int64(figures.count), .int64(Int64(bitPattern: figures.sum))])
-        }
-        checksumDeltas = [:]
-        for (key, duration) in longest {
-            try db.query("""
-                INSERT INTO sample_spans (patient, type, max_duration_ms) VALUES ($1, $2, $3)
-                ON CONFLICT (patient, type) DO UPDATE SET max_duration_ms = excluded.max_duration_ms
-                WHERE excluded.max_duration_ms > sample_spans.max_duration_ms
-                """, [.text(key.patient), .text(key.type), .int64(duration)])
-        }
-        longest = [:]
-        try SampleDayRows.record(db, days)
-        days = SampleDayChanges()
-        if let head, head != startHead {
-            try ordering.finish(db, head: head)
-            try CommitTimes.record(db, head: head, latestNow: latestNow)
-        }
+        group.stage(PostgresWriteGroup.Part(head: head, checksumDeltas: checksumDeltas, longest: longest, days: days,
+                                            changedPatients: changedPatients, latestNow: latestNow))
     }
 
     /// Notes `now` as a time of this write.
@@ -84,7 +62,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     /// The anchor at the head of the change log, this transaction's changes included.
     func headAnchor() throws -> Anchor {
         let sequence = try head ?? ordering.head(db).head
-        return Anchor(storeID: storeID, sequence: sequence, horizon: horizon)
+        return Anchor(storeID: storeID, sequence: sequence, horizon: group.horizon)
     }
 
     /// Inserts the request's audit record in this transaction.

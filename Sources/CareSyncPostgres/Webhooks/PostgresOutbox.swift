@@ -4,17 +4,19 @@ import Foundation
 /// The webhook outbox (`migrations/postgresql/0003_webhooks.sql`): written by every write transaction that changed a
 /// feed while a subscription exists (holding the head row, so ids follow commit order), read and emptied by `PostgresWebhookStore.fanOut`.
 enum PostgresOutbox {
-    /// Records one entry per changed patient, at the transaction's head, inside the write transaction; nothing while
-    /// no subscription exists. The writer holds the head row, and `createSubscription` takes it too, so this read
-    /// (a statement after the lock, under READ COMMITTED) sees every subscription created before this commit.
-    static func record(_ db: PostgresConnection, patients: Set<String>, anchor: Anchor, now: Date) throws {
-        guard !patients.isEmpty else { return }
-        // One round trip: the check and every patient's row in one statement.
-        try db.query("""
+    /// Records `entries` (a changed patient and the head anchor of the write that changed it, in commit order) inside
+    /// the write transaction; nothing while no subscription exists. The writer holds the head row, and
+    /// `createSubscription` takes it too, so this statement (after the lock, under READ COMMITTED) sees every
+    /// subscription created before this commit.
+    static func record(_ db: PostgresConnection, entries: [(patient: String, anchor: Anchor)], now: Date) throws {
+        guard !entries.isEmpty else { return }
+        // One statement, sent ahead: the check and every entry.
+        try db.send("""
             INSERT INTO webhook_outbox (patient, seq, anchor, created_at_ms)
-            SELECT p.patient, $2, $3, $4 FROM unnest($1::text[]) WITH ORDINALITY AS p(patient, n)
-            WHERE EXISTS (SELECT 1 FROM webhook_subscriptions) ORDER BY p.n
-            """, [.array(patients.sorted()), .int64(anchor.sequence), .text(anchor.encoded), .int64(SyncRules.milliseconds(now))])
+            SELECT e.patient, e.seq, e.anchor, $4 FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS e(patient, seq, anchor, n)
+            WHERE EXISTS (SELECT 1 FROM webhook_subscriptions) ORDER BY e.n
+            """, [.array(entries.map(\.patient)), .array(entries.map(\.anchor.sequence)), .array(entries.map(\.anchor.encoded)),
+                  .int64(SyncRules.milliseconds(now))])
     }
 
     /// Entries after `id`, oldest first; `locking` takes their rows (fan-out), so a second dispatcher waits.

@@ -31,6 +31,12 @@ public struct SampleDayChanges {
         added[patient, default: []].append(Row(source: source, type: type, start: start, end: end, value: value))
     }
 
+    /// Adds what `other` noted (a later write of the same transaction).
+    public mutating func merge(_ other: SampleDayChanges) {
+        for (patient, rows) in other.added { added[patient, default: []] += rows }
+        for (patient, rows) in other.removed { removed[patient, default: []] += rows }
+    }
+
     /// Notes a live sample of `patient` tombstoned.
     public mutating func remove(patient: String, _ sample: Sample) {
         removed[patient, default: []].append(Row(source: sample.source, type: sample.type, start: SyncRules.milliseconds(sample.start),

@@ -46,6 +46,47 @@ struct PostgresGroupCommitTests {
         #expect(database.committedTransactions == before + 2)
     }
 
+    @Test func aStatementSentAheadThatFailsFailsItsOwnWriteAlone() async throws {
+        let database = try database()
+        let before = database.committedTransactions
+        let (started, release) = (Shared(false), DispatchSemaphore(value: 0))
+        let first = Task {
+            try await database.asyncWrite { db in started.set(true); release.wait(); try db.query("INSERT INTO t VALUES (0)") }
+        }
+        try await Eventually.until { started.current }
+        let writes = (1...6).map { id in
+            Task {
+                try await database.asyncWrite { db in
+                    try db.send("INSERT INTO t VALUES ($1)", [.int64(Int64(id))])
+                    if id == 3 { try db.send("INSERT INTO t VALUES (0)") }  // fails only once sent, after the body returned
+                }
+            }
+        }
+        try await Eventually.until { database.queuedWrites == 6 }
+        release.signal()
+        _ = try await first.value
+        for (index, write) in writes.enumerated() {
+            if index + 1 == 3 {
+                await #expect { try await write.value } throws: { ($0 as? PostgresError)?.kind == .uniqueViolation }
+            } else {
+                _ = try await write.value
+            }
+        }
+        #expect(try ids(database) == [0, 1, 2, 4, 5, 6])
+        #expect(database.committedTransactions == before + 2)
+    }
+
+    @Test func aQuerySeesWhatWasSentAheadOfItAndSendsItInOrder() throws {
+        let database = try database()
+        let seen = try database.write { db in
+            try db.send("INSERT INTO t VALUES (1)")
+            try db.send("INSERT INTO t SELECT max(id) + 1 FROM t")
+            return try db.query("SELECT count(*), max(id) FROM t").first { (try $0.int64(0), try $0.int64(1)) }
+        }
+        #expect(seen?.0 == 2 && seen?.1 == 2)
+        #expect(try ids(database) == [1, 2])
+    }
+
     @Test func aLostRaceRunsTheWriteAgain() throws {
         let database = try database()
         let runs = Shared(0)
