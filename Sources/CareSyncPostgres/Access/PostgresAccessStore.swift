@@ -115,13 +115,16 @@ public final class PostgresAccessStore: AccessStore {
 
     static let tokenColumns = "id, secret_hash, role, patient_id, source, read_types, write_types, created_at, expires_at, revoked_at"
 
+    /// The token and its care teams in one statement (one snapshot, one round trip, no transaction around it): every
+    /// authenticated request reads it.
     public func token(id: String) throws -> TokenRecord? {
-        try database.read { db in
-            guard var t = try db.query("SELECT \(Self.tokenColumns) FROM tokens WHERE id = $1", [.text(id)]).first(Self.tokenRow) else {
-                return nil
-            }
-            t.careTeams = try db.query("SELECT care_team FROM token_care_teams WHERE token_id = $1 ORDER BY care_team", [.text(id)])
-                .map { try $0.string(0) }
+        try database.withConnection { db in
+            let rows = try db.query("""
+                SELECT \(Self.tokenColumns), c.care_team FROM tokens LEFT JOIN token_care_teams c ON c.token_id = tokens.id
+                WHERE tokens.id = $1 ORDER BY c.care_team
+                """, [.text(id)])
+            guard var t = try rows.first(Self.tokenRow) else { return nil }
+            t.careTeams = try rows.map { try $0.optionalString(10) }.compactMap { $0 }
             return t
         }
     }
@@ -168,14 +171,19 @@ public final class PostgresAccessStore: AccessStore {
         try await database.asyncWrite { db in try Self.insertAudit(records, into: db) }
     }
 
-    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one), sent ahead.
+    /// Inserts audit records, in order, inside the caller's write transaction (a sync write group's, for one): one
+    /// statement, sent ahead.
     static func insertAudit(_ records: [AuditRecord], into db: PostgresConnection) throws {
-        for r in records {
-            try db.send("""
-                INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """, [.int64(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
-                      .text(r.action), .int64(Int64(r.count)), .int64(Int64(r.status))])
-        }
+        guard !records.isEmpty else { return }
+        try db.send("""
+            INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status)
+            SELECT time, token_id, role, patient_id, action, item_count, status
+              FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
+                   WITH ORDINALITY AS a(time, token_id, role, patient_id, action, item_count, status, n)
+             ORDER BY a.n
+            """, [.array(records.map { Self.ms($0.time) }), .array(records.map(\.tokenID)), .array(records.map(\.role.rawValue)),
+                  .array(records.map(\.patient)), .array(records.map(\.action)), .array(records.map { Int64($0.count) }),
+                  .array(records.map { Int64($0.status) })])
     }
 
     public func audit(_ queries: [AuditQuery]) throws -> [[AuditRecord]] {

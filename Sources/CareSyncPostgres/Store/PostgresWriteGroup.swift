@@ -3,8 +3,8 @@ import CareSyncStoreCore
 import Foundation
 
 /// What the sync writes of one group transaction owe the store's bookkeeping at its commit: the head row, the
-/// checksums, the longest spans, the day figures, the commit time, the webhook outbox (an entry per write and patient,
-/// at that write's head) and the other instances' notifications, written once for the whole group (`beforeCommit`)
+/// checksums, the longest spans, the day figures, the commit time, the requests' audit records, the webhook outbox (an
+/// entry per write and patient, at that write's head) and the other instances' notifications, written once for the whole group (`beforeCommit`)
 /// instead of once per write.
 ///
 /// The first `PostgresWriter` of a transaction takes the head row and opens the group; each writer numbers from the
@@ -21,6 +21,7 @@ final class PostgresWriteGroup: PostgresTransactionState {
         var days = SampleDayChanges()
         var changedPatients: Set<String> = []
         var latestNow: Date?
+        var audits: [AuditRecord] = []
     }
 
     /// The outbox entries of the kept writes, in order: each changed patient at its write's head.
@@ -72,11 +73,13 @@ final class PostgresWriteGroup: PostgresTransactionState {
         kept.longest.merge(part.longest, uniquingKeysWith: max)
         kept.days.merge(part.days)
         kept.changedPatients.formUnion(part.changedPatients)
+        kept.audits += part.audits
         if let now = part.latestNow { kept.latestNow = max(kept.latestNow ?? now, now) }
     }
 
     /// Writes what the kept jobs owe, sent ahead of the `COMMIT` that follows: checksums (sums wrap at 2^64, as in
-    /// Swift; bigint would overflow), spans, day figures, the head and its commit time, the outbox, the notifications.
+    /// Swift; bigint would overflow), spans, day figures, the head and its commit time, audit records, the outbox, the
+    /// notifications.
     func beforeCommit(_ db: PostgresConnection) throws {
         for (key, delta) in kept.checksumDeltas {
             try db.send("""
@@ -98,6 +101,7 @@ final class PostgresWriteGroup: PostgresTransactionState {
             try ordering.finish(db, head: head)
             try CommitTimes.record(db, head: head, latestNow: kept.latestNow)
         }
+        try PostgresAccessStore.insertAudit(kept.audits, into: db)
         try PostgresOutbox.record(db, entries: outbox, now: Date())
         // Delivered to every instance's listener at commit (PostgresChangeListener).
         for patient in kept.changedPatients.sorted() {

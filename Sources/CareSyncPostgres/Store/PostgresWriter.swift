@@ -34,6 +34,8 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     var pending = PostgresPendingRows()
     /// The latest `now` the writes were given: the time the commit records (`WriteTimes`).
     private(set) var latestNow: Date?
+    /// The requests' audit records, in order.
+    private var audits: [AuditRecord] = []
 
     struct SpanKey: Hashable {
         let patient: String
@@ -53,7 +55,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     func stage() throws {
         try flush()
         group.stage(PostgresWriteGroup.Part(head: head, checksumDeltas: checksumDeltas, longest: longest, days: days,
-                                            changedPatients: changedPatients, latestNow: latestNow))
+                                            changedPatients: changedPatients, latestNow: latestNow, audits: audits))
     }
 
     /// Notes `now` as a time of this write.
@@ -65,10 +67,8 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
         return Anchor(storeID: storeID, sequence: sequence, horizon: group.horizon)
     }
 
-    /// Inserts the request's audit record in this transaction.
-    func appendAudit(_ record: AuditRecord) throws {
-        try PostgresAccessStore.insertAudit([record], into: db)
-    }
+    /// Keeps the request's audit record for the group, which inserts it before its commit if this write is kept.
+    func appendAudit(_ record: AuditRecord) throws { audits.append(record) }
 
     // MARK: Samples
 

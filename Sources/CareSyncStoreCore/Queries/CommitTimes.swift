@@ -5,11 +5,16 @@ import Foundation
 /// written once per write that advanced the log (on PostgreSQL by the write holding the head row, so they follow the
 /// log across instances whose clocks disagree), read to date samples and to turn an instant into a change-log position.
 public enum CommitTimes {
-    /// Records the commit of a write that advanced the log to `head`, at its latest `now`, never before the previous commit.
+    /// Records the commit of a write that advanced the log to `head`, at its latest `now`, never before the previous commit
+    /// (`WriteTimes.stamp`, in SQL, so the statement needs no answer and PostgreSQL sends it ahead).
     public static func record<DB: QueryConnection>(_ db: DB, head: Int64, latestNow: Date?) throws {
-        let previous = try db.fetchFirst("SELECT committed_at_ms FROM commit_times ORDER BY position DESC LIMIT 1", []) { try $0.integer(0) }
-        try db.run("INSERT INTO commit_times (position, committed_at_ms) VALUES (\(DB.parameter(1)), \(DB.parameter(2)))",
-                   [.integer(head), .integer(WriteTimes.stamp(latestNow: latestNow, previous: previous))])
+        let now = SyncRules.milliseconds(latestNow ?? Date())
+        func p(_ index: Int) -> String { DB.parameter(index) }
+        try db.run("""
+            INSERT INTO commit_times (position, committed_at_ms) VALUES (\(p(1)), coalesce((
+              SELECT CASE WHEN committed_at_ms > \(p(2)) THEN committed_at_ms ELSE \(p(3)) END
+                FROM commit_times ORDER BY position DESC LIMIT 1), \(p(4))))
+            """, [.integer(head), .integer(now), .integer(now), .integer(now)])
     }
 
     /// The highest position committed before `instant` (0: none); a sub-millisecond instant counts from its next millisecond.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import CareSyncPostgres
 
-/// Sync writes that share a transaction leave their bookkeeping (head, checksums, day figures, commit time) to the
+/// Sync writes that share a transaction leave their bookkeeping (head, checksums, day figures, commit time, audit) to the
 /// group, written once before its `COMMIT`: a write rolled back to its savepoint must leave none of it behind, and
 /// the writes after it number on from the kept ones.
 @Suite(.enabled(if: PostgresFixture.isAvailable, "CARESYNC_TEST_POSTGRES_URL names no server"))
@@ -33,6 +33,8 @@ struct PostgresWriteGroupTests {
             writes.append(Task {
                 try await grouped.asyncWriteRows { writer in
                     _ = try writer.upsert([input], patient: Contract.patient, source: Contract.device, now: Contract.t0)
+                    try writer.appendAudit(AuditRecord(time: Contract.t0, tokenID: "write-\(index + 1)", role: .device,
+                                                       patient: Contract.patient, action: "samples.upsert", count: 1, status: 200))
                     if index + 1 == 2 { throw Fault() }
                     if index + 1 == 4 { try writer.db.send("SELECT 1 / 0") }
                     return try writer.headAnchor().sequence
@@ -61,6 +63,8 @@ struct PostgresWriteGroupTests {
         let days = try grouped.sampleDays(patient: Contract.patient, zone: Self.zone, from: first, through: last)
         #expect(!days.isEmpty)
         #expect(days == (try alone.sampleDays(patient: Contract.patient, zone: Self.zone, from: first, through: last)))
+        let audit = try PostgresAccessStore(database: grouped.database).audit(AuditQuery(patient: Contract.patient))
+        #expect(audit.map(\.tokenID) == ["write-6", "write-5", "write-3", "write-1"], "newest first, the kept writes' only")
         #expect(try grouped.writeTime(of: 4) != nil, "the group's commit time was not recorded at its head")
     }
 }
