@@ -116,7 +116,7 @@ public struct PostgresRow {
     public func uuid(_ column: Int) throws -> UUID {
         guard let (type, bytes) = rows.field(index, column) else { throw Self.null(column) }
         guard type == PostgresType.uuid, bytes.count == 16 else { throw Self.mismatch(column, type, "uuid") }
-        var value = UUID().uuid
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  // not `UUID().uuid`: that reads /dev/urandom
         withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: bytes) }
         return UUID(uuid: value)
     }
