@@ -20,21 +20,7 @@ for i in $(seq 1 20); do
     -H 'Content-Type: application/json' --data-binary @"$work/batch5000-$i.json"
 done
 # The page URLs, found once by a client that parses (untimed): every anchor of the walk from no anchor.
-python3 - "$url" "$token" >"$work/urls" <<'PY'
-import http.client, json, sys, urllib.parse
-base, token = sys.argv[1], sys.argv[2]
-u = urllib.parse.urlparse(base)
-conn = http.client.HTTPConnection(u.hostname, u.port)
-anchor = None
-while True:
-    path = "/v1/patients/pull/changes?limit=5000" + (f"&anchor={anchor}" if anchor else "")
-    print(f"url = \"{base}{path}\"\noutput = \"/dev/null\"")
-    conn.request("GET", path, headers={"Authorization": "Bearer " + token})
-    page = json.loads(conn.getresponse().read())
-    anchor = page["anchor"]
-    if not page["hasMore"]:
-        break
-PY
+python3 "$here/feed-urls.py" "$url" "$token" pull >"$work/urls"
 pages=$(grep -c '^url' "$work/urls")
 walk() {  # $1: extra curl flags; prints the seconds of one walk over the pages (one connection) and its bytes
   curl -sf -K "$work/urls" -H "Authorization: Bearer $token" $1 -w '%{time_total} %{size_download}\n' |

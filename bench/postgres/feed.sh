@@ -27,21 +27,7 @@ for copy in 1 2; do
   done
 done
 psql -q "$CARESYNC_DATABASE_URL" -c "VACUUM ANALYZE"
-python3 - "$url" "$token" >"$work/urls" <<'PY'
-import http.client, json, sys, urllib.parse
-base, token = sys.argv[1], sys.argv[2]
-u = urllib.parse.urlparse(base)
-conn = http.client.HTTPConnection(u.hostname, u.port)
-anchor = None
-while True:
-    path = "/v1/patients/pull/changes?limit=5000" + (f"&anchor={anchor}" if anchor else "")
-    print(f"url = \"{base}{path}\"\noutput = \"/dev/null\"")
-    conn.request("GET", path, headers={"Authorization": "Bearer " + token})
-    page = json.loads(conn.getresponse().read())
-    anchor = page["anchor"]
-    if not page["hasMore"]:
-        break
-PY
+python3 "$here/feed-urls.py" "$url" "$token" pull >"$work/urls"
 pages=$(grep -c '^url' "$work/urls")
 walk() {
   curl -sf -K "$work/urls" -H "Authorization: Bearer $token" -H 'Accept-Encoding: gzip' -w '%{time_total} %{size_download}\n' |

@@ -25,7 +25,7 @@ extension PostgresConnection: WriteConnection {
             transactionState?.jobEnded(kept: true)
             return
         }
-        try send("SAVEPOINT caresync_job")
+        try send(Self.savepoint)
         do {
             try body()
             if transactionFailed { throw Self.caughtFailure }
@@ -36,8 +36,13 @@ extension PostgresConnection: WriteConnection {
             throw error
         } catch {
             transactionState?.jobEnded(kept: false)
-            try execute("ROLLBACK TO SAVEPOINT caresync_job")
-            try execute("RELEASE SAVEPOINT caresync_job")
+            // What the job queued is dropped, not sent; with its SAVEPOINT still queued nothing of it reached the server.
+            let reachedServer = queued.first?.sql != Self.savepoint
+            queued = []
+            if reachedServer {
+                try execute("ROLLBACK TO SAVEPOINT caresync_job")
+                try execute("RELEASE SAVEPOINT caresync_job")
+            }
             throw error
         }
     }
@@ -63,6 +68,9 @@ extension PostgresConnection: WriteConnection {
         if error.needsNewConnection { return .retry(reconnect: true) }
         return error.isTransient ? .retry(reconnect: false) : .job
     }
+
+    /// The savepoint of a job that shares its transaction.
+    private static let savepoint = "SAVEPOINT caresync_job"
 
     /// A body caught a statement's error and went on: its transaction (or savepoint) can only roll back.
     private static let caughtFailure = PostgresError(kind: .other, message: "a statement failed inside the write; it was rolled back")

@@ -14,7 +14,8 @@ extension PostgresConnection {
     }
 
     /// Queues `sql` with `parameters` to be sent with the next awaited statement; its errors are thrown there.
-    /// Call it only inside a transaction the caller ends (the queue never outlives it: `flushQueued`, `COMMIT`).
+    /// Call it only inside a transaction the caller ends (the queue never outlives it: `COMMIT` sends it, `BEGIN` and
+    /// `ROLLBACK` drop it).
     public func send(_ sql: String, _ parameters: [PostgresValue] = []) throws {
         let name = try statementName(sql, parameters)
         queued.append(QueuedStatement(name: name, sql: sql, parameters: parameters))

@@ -5,7 +5,7 @@ import Synchronization
 /// The server's one outgoing HTTP client, over libcurl: webhook deliveries (`WebhookHTTPClient`) and the OpenID
 /// Connect provider's discovery, JWKS and token requests. Redirects are never followed, no proxy is used, HTTPS
 /// verifies against the system's trust store, a deadline covers the whole exchange, and every transfer uses a fresh
-/// connection on a thread of its own while it runs (`transfers` reuses idle threads); a cancelled task cancels it.
+/// connection on a thread of its own while it runs (`ThreadPerTask` reuses idle threads); a cancelled task cancels it.
 enum OutgoingHTTP {
     /// One request.
     struct Request: Sendable {
@@ -36,17 +36,15 @@ enum OutgoingHTTP {
     /// libcurl's process-wide set-up, done once before the first handle.
     private static let initialized: Bool = caresync_curl_global_init() == CURLE_OK
 
-    /// Where blocking transfers run: a concurrent queue, which gives each running transfer a thread of its own (it
-    /// overcommits: a blocked transfer never holds another back) and keeps idle threads for the next ones, so a
-    /// delivery does not pay a thread's creation.
-    private static let transfers = DispatchQueue(label: "caresync.outgoing-http", attributes: .concurrent)
+    /// Where blocking transfers run: each on a thread of its own, threads reused.
+    private static let transfers = ThreadPerTask()
 
     /// Performs `request` on a thread of its own while it runs.
     static func send(_ request: Request) async -> Response {
         let sink = Sink(limit: request.maxResponseBytes)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Response, Never>) in
-                transfers.async { continuation.resume(returning: perform(request, sink: sink)) }
+                transfers.run { continuation.resume(returning: perform(request, sink: sink)) }
             }
         } onCancel: {
             sink.cancelled.store(true, ordering: .relaxed)

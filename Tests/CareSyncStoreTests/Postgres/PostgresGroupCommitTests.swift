@@ -20,27 +20,33 @@ struct PostgresGroupCommitTests {
         try database.read { try $0.query("SELECT id FROM t ORDER BY id").map { try $0.int64(0) } }
     }
 
-    @Test func writesQueuedBehindACommitShareTheNextOneAndAFailureRollsBackAlone() async throws {
-        let database = try database()
-        let before = database.committedTransactions
+    /// Writes 1…`count` by `body`, queued while one write (inserting 0) holds the writer, so they share the next
+    /// transaction; returns each one's outcome, in order, once the holder committed.
+    func queuedBehindAHeldWrite(_ database: PostgresDatabase, count: Int,
+                                _ body: @escaping @Sendable (Int, PostgresConnection) throws -> Void) async throws -> [Result<Void, any Error>] {
         let (started, release) = (Shared(false), DispatchSemaphore(value: 0))
         let first = Task {
             try await database.asyncWrite { db in started.set(true); release.wait(); try db.query("INSERT INTO t VALUES (0)") }
         }
         try await Eventually.until { started.current }
-        let writes = (1...10).map { id in
-            Task {
-                try await database.asyncWrite { db in
-                    try db.query("INSERT INTO t VALUES ($1)", [.int64(Int64(id))])
-                    if id == 5 { throw Fault() }
-                }
-            }
-        }
-        try await Eventually.until { database.queuedWrites == 10 }
+        let writes = (1...count).map { id in Task { try await database.asyncWrite { db in try body(id, db) } } }
+        try await Eventually.until { database.queuedWrites == count }
         release.signal()
         _ = try await first.value
-        for (index, write) in writes.enumerated() {
-            if index + 1 == 5 { await #expect(throws: Fault.self) { try await write.value } } else { _ = try await write.value }
+        var outcomes: [Result<Void, any Error>] = []
+        for write in writes { outcomes.append(await write.result) }
+        return outcomes
+    }
+
+    @Test func writesQueuedBehindACommitShareTheNextOneAndAFailureRollsBackAlone() async throws {
+        let database = try database()
+        let before = database.committedTransactions
+        let outcomes = try await queuedBehindAHeldWrite(database, count: 10) { id, db in
+            try db.query("INSERT INTO t VALUES ($1)", [.int64(Int64(id))])
+            if id == 5 { throw Fault() }
+        }
+        for (index, outcome) in outcomes.enumerated() {
+            if index + 1 == 5 { #expect(throws: Fault.self) { try outcome.get() } } else { try outcome.get() }
         }
         #expect(try ids(database) == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
         #expect(database.committedTransactions == before + 2)
@@ -49,30 +55,21 @@ struct PostgresGroupCommitTests {
     @Test func aStatementSentAheadThatFailsFailsItsOwnWriteAlone() async throws {
         let database = try database()
         let before = database.committedTransactions
-        let (started, release) = (Shared(false), DispatchSemaphore(value: 0))
-        let first = Task {
-            try await database.asyncWrite { db in started.set(true); release.wait(); try db.query("INSERT INTO t VALUES (0)") }
+        let outcomes = try await queuedBehindAHeldWrite(database, count: 6) { id, db in
+            try db.send("INSERT INTO t VALUES ($1)", [.int64(Int64(id))])
+            if id == 3 { try db.send("INSERT INTO t VALUES (0)") }  // fails only once sent, after the body returned
+            if id == 5 { throw Fault() }  // before anything of it was sent
         }
-        try await Eventually.until { started.current }
-        let writes = (1...6).map { id in
-            Task {
-                try await database.asyncWrite { db in
-                    try db.send("INSERT INTO t VALUES ($1)", [.int64(Int64(id))])
-                    if id == 3 { try db.send("INSERT INTO t VALUES (0)") }  // fails only once sent, after the body returned
-                }
-            }
-        }
-        try await Eventually.until { database.queuedWrites == 6 }
-        release.signal()
-        _ = try await first.value
-        for (index, write) in writes.enumerated() {
+        for (index, outcome) in outcomes.enumerated() {
             if index + 1 == 3 {
-                await #expect { try await write.value } throws: { ($0 as? PostgresError)?.kind == .uniqueViolation }
+                #expect { try outcome.get() } throws: { ($0 as? PostgresError)?.kind == .uniqueViolation }
+            } else if index + 1 == 5 {
+                #expect(throws: Fault.self) { try outcome.get() }
             } else {
-                _ = try await write.value
+                try outcome.get()
             }
         }
-        #expect(try ids(database) == [0, 1, 2, 4, 5, 6])
+        #expect(try ids(database) == [0, 1, 2, 4, 6])
         #expect(database.committedTransactions == before + 2)
     }
 
