@@ -19,10 +19,10 @@ extension PostgresConnection: WriteConnection {
                 try body()
                 if transactionFailed { throw Self.caughtFailure }
             } catch {
-                transactionState?.jobEnded(kept: false)
+                endJob(kept: false)
                 throw error
             }
-            transactionState?.jobEnded(kept: true)
+            endJob(kept: true)
             return
         }
         try send(Self.savepoint)
@@ -30,12 +30,12 @@ extension PostgresConnection: WriteConnection {
             try body()
             if transactionFailed { throw Self.caughtFailure }
             try query("RELEASE SAVEPOINT caresync_job")  // with what the job sent ahead
-            transactionState?.jobEnded(kept: true)
+            endJob(kept: true)
         } catch let error as PostgresError where error.isTransient || error.needsNewConnection {
-            transactionState?.jobEnded(kept: false)
+            endJob(kept: false)
             throw error
         } catch {
-            transactionState?.jobEnded(kept: false)
+            endJob(kept: false)
             // What the job queued is dropped, not sent; with its SAVEPOINT still queued nothing of it reached the server.
             let reachedServer = queued.first?.sql != Self.savepoint
             queued = []
@@ -69,6 +69,11 @@ extension PostgresConnection: WriteConnection {
         return error.isTransient ? .retry(reconnect: false) : .job
     }
 
+    /// Tells the transaction's state a job ended; a state that does not outlive the job is dropped.
+    private func endJob(kept: Bool) {
+        if transactionState?.jobEnded(kept: kept) == false { transactionState = nil }
+    }
+
     /// The savepoint of a job that shares its transaction.
     private static let savepoint = "SAVEPOINT caresync_job"
 
@@ -78,8 +83,9 @@ extension PostgresConnection: WriteConnection {
 
 /// What a write transaction's jobs leave for its commit (`PostgresWriteGroup`), kept on its connection until it ends.
 protocol PostgresTransactionState: AnyObject {
-    /// A job of the transaction ended: kept (it ran alone, or its savepoint was released) or rolled back.
-    func jobEnded(kept: Bool)
+    /// A job of the transaction ended: kept (it ran alone, or its savepoint was released) or rolled back. Returns
+    /// whether the state outlives it (false: the connection drops it).
+    func jobEnded(kept: Bool) -> Bool
     /// Runs in the transaction just before its `COMMIT`.
     func beforeCommit(_ db: PostgresConnection) throws
 }

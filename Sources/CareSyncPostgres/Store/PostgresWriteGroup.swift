@@ -11,7 +11,9 @@ import Foundation
 /// head the group holds and stages its part when its job's body returns. A part counts only once its job's savepoint
 /// was released (`jobEnded(kept: true)`); a job rolled back to its savepoint leaves nothing behind, and the next job
 /// numbers from where the kept ones ended. Lives on the writer connection (`PostgresConnection.transactionState`) until
-/// the transaction ends.
+/// the transaction ends, or until the job that opened it is rolled back before any job was kept: rolling back to a
+/// savepoint releases the row locks taken after it, the head row's included, so the next writer opens a new group and
+/// takes the row again (another instance may have committed meanwhile).
 final class PostgresWriteGroup: PostgresTransactionState {
     /// One writer's changes, as `PostgresWriter` gathered them.
     struct Part {
@@ -37,6 +39,8 @@ final class PostgresWriteGroup: PostgresTransactionState {
     private(set) var kept: Part
     /// The part of the job under way, staged when its body returned.
     private var staged: Part?
+    /// Whether a job was kept: until then the head row's lock is the savepoint's of the job that opened the group.
+    private var keptAJob = false
     /// Names this instance in the other instances' notifications.
     private let listener: PostgresChangeListener
 
@@ -62,10 +66,13 @@ final class PostgresWriteGroup: PostgresTransactionState {
     /// Stages the part of the job under way; it counts once the job is kept.
     func stage(_ part: Part) { staged = part }
 
-    /// Adds the staged part to what the group keeps, or drops it with its job.
-    func jobEnded(kept isKept: Bool) {
+    /// Adds the staged part to what the group keeps, or drops it with its job; false when the group ends with the job
+    /// (it opened the group and its rollback released the head row).
+    func jobEnded(kept isKept: Bool) -> Bool {
         defer { staged = nil }
-        guard isKept, let part = staged else { return }
+        guard isKept else { return keptAJob }
+        keptAJob = true
+        guard let part = staged else { return true }
         let anchor = Anchor(storeID: storeID, sequence: part.head ?? 0, horizon: horizon)
         outbox += part.changedPatients.sorted().map { ($0, anchor) }
         kept.head = part.head
@@ -75,6 +82,7 @@ final class PostgresWriteGroup: PostgresTransactionState {
         kept.changedPatients.formUnion(part.changedPatients)
         kept.audits += part.audits
         if let now = part.latestNow { kept.latestNow = max(kept.latestNow ?? now, now) }
+        return true
     }
 
     /// Writes what the kept jobs owe, sent ahead of the `COMMIT` that follows: checksums (sums wrap at 2^64, as in

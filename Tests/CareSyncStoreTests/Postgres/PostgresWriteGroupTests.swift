@@ -67,4 +67,46 @@ struct PostgresWriteGroupTests {
         #expect(audit.map(\.tokenID) == ["write-6", "write-5", "write-3", "write-1"], "newest first, the kept writes' only")
         #expect(try grouped.writeTime(of: 4) != nil, "the group's commit time was not recorded at its head")
     }
+
+    @Test func aGroupWhoseOpeningWriteRolledBackTakesTheHeadRowAgain() async throws {
+        // Two instances on one database. On A, the write that opens the group (and takes the head row in its
+        // savepoint) rolls back, which releases the row; B then commits a change; A's next write must number after it.
+        let configuration = try PostgresFixture.makeConfiguration()
+        let setup = try PostgresDatabase(configuration)
+        try PostgresMigrator(directory: PostgresFixture.migrationsURL).migrate(setup)
+        let a = try PostgresSyncStore(database: PostgresDatabase(configuration))
+        let b = try PostgresSyncStore(database: PostgresDatabase(configuration))
+        let (started, release) = (Shared(false), DispatchSemaphore(value: 0))
+        let blocker = Task { try await a.database.asyncWrite { _ in started.set(true); release.wait() } }
+        try await Eventually.until { started.current }
+        let opening = Task {
+            try await a.asyncWriteRows { writer in
+                _ = try writer.upsert([Self.input(1)], patient: Contract.patient, source: Contract.device, now: Contract.t0)
+                throw Fault()
+            }
+        }
+        try await Eventually.until { a.database.queuedWrites == 1 }
+        let other = Task {
+            // B commits while A's transaction is open, between A's rolled-back write and its next.
+            try await a.database.asyncWrite { _ in
+                _ = try b.upsert([Self.input(2)], patient: Contract.patient, source: Contract.device, now: Contract.t0)
+            }
+        }
+        try await Eventually.until { a.database.queuedWrites == 2 }
+        let next = Task {
+            try await a.asyncWriteRows { writer in
+                _ = try writer.upsert([Self.input(3)], patient: Contract.patient, source: Contract.device, now: Contract.t0)
+                return try writer.headAnchor().sequence
+            }
+        }
+        try await Eventually.until { a.database.queuedWrites == 3 }
+        release.signal()
+        try await blocker.value
+        await #expect(throws: Fault.self) { try await opening.value }
+        try await other.value
+        #expect(try await next.value == 2, "A numbered from the head it read before B's commit")
+        let read = try Contract.readAll(a)
+        #expect(read.samples.map(\.value) == [20, 30])
+        #expect(try a.currentAnchor().sequence == 2)
+    }
 }
