@@ -19,7 +19,13 @@ extension PostgresConnection {
     public func send(_ sql: String, _ parameters: [PostgresValue] = []) throws {
         let name = try statementName(sql, parameters)
         queued.append(QueuedStatement(name: name, sql: sql, parameters: parameters))
+        // A blocking connection must not send without end while the server's answers pile up unread (libpq's warning
+        // about pipeline deadlocks): a long queue goes now.
+        if queued.count >= Self.longestPipeline { try flushQueued() }
     }
+
+    /// The most statements sent in one pipeline; their answers (a command tag each) stay far below a socket's buffer.
+    static let longestPipeline = 256
 
     /// Sends what is queued and waits for it; throws the first error among it.
     public func flushQueued() throws {

@@ -84,6 +84,18 @@ struct PostgresGroupCommitTests {
         #expect(try ids(database) == [1, 2])
     }
 
+    @Test func aQueueLongerThanOnePipelineGoesInSeveralAndKeepsItsOrder() throws {
+        let database = try database()
+        let count = PostgresConnection.longestPipeline * 3 + 7
+        let last = try database.write { db in
+            try db.send("INSERT INTO t VALUES (1)")
+            for _ in 1..<count { try db.send("INSERT INTO t SELECT max(id) + 1 FROM t") }
+            return try db.query("SELECT max(id) FROM t").first { try $0.int64(0) }
+        }
+        #expect(last == Int64(count))
+        #expect(try ids(database) == Array(1...Int64(count)))
+    }
+
     @Test func aLostRaceRunsTheWriteAgain() throws {
         let database = try database()
         let runs = Shared(0)
