@@ -17,12 +17,19 @@ import Foundation
 final class PostgresWriteGroup: PostgresTransactionState {
     /// One writer's changes, as `PostgresWriter` gathered them.
     struct Part {
+        /// The head the write numbered up to (nil under `.plainSequence`).
         var head: Int64?
+        /// What it added to and took from each (patient, type)'s checksum.
         var checksumDeltas: [PostgresWriter.SpanKey: TypeChecksum] = [:]
+        /// The longest duration it inserted per (patient, type), for `sample_spans`.
         var longest: [PostgresWriter.SpanKey: Int64] = [:]
+        /// The samples it added and removed, for `sample_days`.
         var days = SampleDayChanges()
+        /// Patients whose feed it changed.
         var changedPatients: Set<String> = []
+        /// The latest `now` it was given: the time the commit records (`WriteTimes`).
         var latestNow: Date?
+        /// The requests' audit records, in order.
         var audits: [AuditRecord] = []
     }
 

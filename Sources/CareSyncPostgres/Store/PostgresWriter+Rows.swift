@@ -55,9 +55,9 @@ extension PostgresWriter {
         known.forget(PostgresKnownRows.SampleID(patient: patient, uuid: uuid), key: input.syncIdentifier.map { .init(patient: patient, source: source, syncIdentifier: $0) })
         let start = SyncRules.milliseconds(input.start), end = SyncRules.milliseconds(input.end)
         let key = SpanKey(patient: patient, type: input.type.rawValue)
-        longest[key] = max(longest[key] ?? 0, end - start)
-        checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))
-        days.add(patient: patient, source: source, type: input.type, start: start, end: end, value: input.value)
+        part.longest[key] = max(part.longest[key] ?? 0, end - start)
+        part.checksumDeltas[key, default: TypeChecksum()].add(SampleDigest.of(uuid: uuid, syncVersion: input.syncVersion))
+        part.days.add(patient: patient, source: source, type: input.type, start: start, end: end, value: input.value)
         return uuid
     }
 
@@ -66,9 +66,9 @@ extension PostgresWriter {
         let seq = try nextSequence(patient: patient)
         pending.tombstone(uuid: sample.uuid, patient: patient, seq: seq, deletedAt: SyncRules.milliseconds(now))
         known.forget(PostgresKnownRows.SampleID(patient: patient, uuid: sample.uuid), key: sample.syncIdentifier.map { .init(patient: patient, source: sample.source, syncIdentifier: $0) })
-        checksumDeltas[SpanKey(patient: patient, type: sample.type.rawValue), default: TypeChecksum()]
+        part.checksumDeltas[SpanKey(patient: patient, type: sample.type.rawValue), default: TypeChecksum()]
             .remove(SampleDigest.of(uuid: sample.uuid, syncVersion: sample.syncVersion))
-        days.remove(patient: patient, sample)
+        part.days.remove(patient: patient, sample)
     }
 
     /// The live samples of (patient, source) under `syncIdentifiers`, by identifier: one statement.

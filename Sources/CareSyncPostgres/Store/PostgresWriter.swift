@@ -9,7 +9,7 @@ import Foundation
 /// The decisions are `SyncRules` and `WeeklyReportPlanner`, applied by `SampleRowWriter` (CareSyncCore); this
 /// type reads and writes rows (a batch's lookups read ahead, its writes sent ahead: `PostgresWriter+Rows`),
 /// numbers changes from the head its transaction's `PostgresWriteGroup` holds, and gathers what the group writes
-/// once before its commit (checksums, spans, day figures, head, outbox). Not `Sendable`: valid only inside the
+/// once before its commit (checksums, spans, day figures, head, audit records, outbox). Not `Sendable`: valid only inside the
 /// `PostgresDatabase.write` closure that made it.
 final class PostgresWriter: SyncTransaction, SampleRowWriter {
     let db: PostgresConnection
@@ -17,25 +17,14 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     private let ordering: ChangeOrdering
     /// The transaction's group: the head row it holds, and what its kept writes owe.
     private let group: PostgresWriteGroup
-    /// The head this write numbers from (nil under `.plainSequence`) and reached.
-    private var head: Int64?
-    /// Patients whose feed this write changed.
-    private(set) var changedPatients: Set<String> = []
-    /// The longest duration inserted per (patient, type), for `sample_spans`.
-    var longest: [SpanKey: Int64] = [:]
-    /// What this write added to and took from each (patient, type)'s checksum, for `checksums`.
-    var checksumDeltas: [SpanKey: TypeChecksum] = [:]
-    /// The samples this write added and removed, for `sample_days`.
-    var days = SampleDayChanges()
+    /// What this write changed, for its group: the head it numbers from (nil under `.plainSequence`) and reached, the
+    /// patients, checksum deltas, longest spans, day figures, latest `now` and audit records.
+    var part: PostgresWriteGroup.Part
     var random = SystemRandomNumberGenerator()
     /// Rows read ahead for the batch under way (`readAhead`) and not written since.
     var known = PostgresKnownRows()
     /// Inserts and tombstones numbered but not sent yet (`flush`).
     var pending = PostgresPendingRows()
-    /// The latest `now` the writes were given: the time the commit records (`WriteTimes`).
-    private(set) var latestNow: Date?
-    /// The requests' audit records, in order.
-    private var audits: [AuditRecord] = []
 
     struct SpanKey: Hashable {
         let patient: String
@@ -47,28 +36,30 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
         precondition(db.isInTransaction, "PostgresWriter needs an open write transaction")
         self.db = db; self.storeID = storeID; self.ordering = ordering
         group = try PostgresWriteGroup.current(db, storeID: storeID, ordering: ordering, listener: listener)
-        head = group.kept.head
+        part = PostgresWriteGroup.Part(head: group.kept.head)
     }
+
+    /// Patients whose feed this write changed.
+    var changedPatients: Set<String> { part.changedPatients }
 
     /// Sends what is pending and stages this write's part with its group, which writes it before the commit if the
     /// write is kept; call once, after the body.
     func stage() throws {
         try flush()
-        group.stage(PostgresWriteGroup.Part(head: head, checksumDeltas: checksumDeltas, longest: longest, days: days,
-                                            changedPatients: changedPatients, latestNow: latestNow, audits: audits))
+        group.stage(part)
     }
 
     /// Notes `now` as a time of this write.
-    func note(_ now: Date) { latestNow = max(latestNow ?? now, now) }
+    func note(_ now: Date) { part.latestNow = max(part.latestNow ?? now, now) }
 
     /// The anchor at the head of the change log, this transaction's changes included.
     func headAnchor() throws -> Anchor {
-        let sequence = try head ?? ordering.head(db).head
+        let sequence = try part.head ?? ordering.head(db).head
         return Anchor(storeID: storeID, sequence: sequence, horizon: group.horizon)
     }
 
     /// Keeps the request's audit record for the group, which inserts it before its commit if this write is kept.
-    func appendAudit(_ record: AuditRecord) throws { audits.append(record) }
+    func appendAudit(_ record: AuditRecord) throws { part.audits.append(record) }
 
     // MARK: Samples
 
@@ -93,9 +84,9 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
 
     /// Takes the next sequence for a change of `patient`.
     func nextSequence(patient: String) throws -> Int64 {
-        changedPatients.insert(patient)
-        guard let current = head else { return try ordering.next(db) }
-        head = current + 1
+        part.changedPatients.insert(patient)
+        guard let current = part.head else { return try ordering.next(db) }
+        part.head = current + 1
         return current + 1
     }
 }
