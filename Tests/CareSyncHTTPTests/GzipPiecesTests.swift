@@ -1,3 +1,4 @@
+import CareSyncTestSupport
 import CZlib
 import Foundation
 import Testing
@@ -33,12 +34,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(packed).write(to: folder.appendingPathComponent("page.json.gz"))
-        let gunzip = Process()
-        gunzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gunzip.arguments = ["gzip", "-d", "-q", folder.appendingPathComponent("page.json.gz").path]
-        try gunzip.run()
-        gunzip.waitUntilExit()
-        #expect(gunzip.terminationStatus == 0)
+        let gunzip = try ChildProcess.run("/usr/bin/env", ["gzip", "-d", "-q", folder.appendingPathComponent("page.json.gz").path])
+        #expect(gunzip.termination == .init(reason: .exit, status: 0))
         #expect(Array(try Data(contentsOf: folder.appendingPathComponent("page.json"))) == body)
     }
 

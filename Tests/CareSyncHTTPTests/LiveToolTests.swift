@@ -4,7 +4,7 @@ import Testing
 @testable import CareSyncHTTP
 
 extension LiveTests {
-    /// Real clients: curl and Python's http.client, spawned with Process.
+    /// Real clients: curl and Python's http.client, spawned with `ChildProcess`.
     @Suite struct Tools {
         /// Runs a program on a thread of its own (the server under test needs the cooperative threads a blocked wait
         /// would hold); returns its exit status and standard output.
@@ -14,24 +14,8 @@ extension LiveTests {
 
         /// `run` on the calling thread.
         static func runBlocking(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            if let input {
-                let stdin = Pipe()
-                process.standardInput = stdin
-                try process.run()
-                stdin.fileHandleForWriting.write(input)
-                try stdin.fileHandleForWriting.close()
-            } else {
-                try process.run()
-            }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            let (ended, output) = try ChildProcess.run(executable, arguments, input: input)
+            return (ended.status, String(decoding: output, as: UTF8.self))
         }
 
         static func available(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }

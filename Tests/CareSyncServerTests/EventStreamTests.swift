@@ -261,15 +261,8 @@ import CareSyncTestSupport
                              "http://127.0.0.1:\(server.port)\(Self.changes)"]
             // On a thread of its own: the server under test shares the cooperative pool.
             let (status, bytes) = try await onDedicatedThread { () throws -> (Int32, Data) in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = arguments
-                let out = Pipe()
-                process.standardOutput = out
-                try process.run()
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, data)
+                let (ended, output) = try ChildProcess.run("/usr/bin/env", arguments)
+                return (ended.status, output)
             }
             #expect(status == 0, "curl should see a complete chunked answer")
             let text = String(decoding: bytes, as: UTF8.self)

@@ -140,18 +140,8 @@ import CareSyncTestSupport
 enum Shell {
     struct Failed: Error { let status: Int32 }
     static func run(_ arguments: [String], input: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread { stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close() }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed(status: process.terminationStatus) }
+        let (ended, output) = try ChildProcess.run("/usr/bin/env", arguments, input: Data(input))
+        guard ended.status == 0 else { throw Failed(status: ended.status) }
         return Array(output)
     }
 }

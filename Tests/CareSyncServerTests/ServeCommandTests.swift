@@ -16,18 +16,12 @@ import Testing
 
     /// `run`, blocking the calling thread.
     static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let process = try ChildProcess(Self.executable.path, arguments, environment: environment,
+                                       standardOutput: .pipe, standardError: .pipe)
+        let stdout = process.standardOutput!.readDataToEndOfFile()
+        let stderr = process.standardError!.readDataToEndOfFile()
+        let status = process.waitUntilExit().status
+        return (status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func serveAnnouncesItselfAndDrainsOnSIGTERM() async throws {
@@ -59,10 +53,10 @@ import Testing
                                                                headers: [("Authorization", "Bearer \(secret)")], body: [])
         #expect(feed.status == 200)
 
-        kill(process.processIdentifier, SIGTERM)
-        try await process.exited()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        process.terminate()
+        let ended = try await process.exited()
+        #expect(ended.reason == .exit)
+        #expect(ended.status == 0)
         let rest = String(decoding: server.output.readDataToEndOfFile(), as: UTF8.self)
         // With nobody to sign in yet, one more line: the first admin's one-time link, on stdout only.
         let lines = rest.split(separator: "\n")
@@ -91,12 +85,12 @@ import Testing
         let redeemed = try await TestHTTPClient.send(port: first.port, method: "POST", path: "/v1/invitations/redeem",
                                                      headers: [("Content-Type", "application/json")], body: Array("{\"secret\":\"\(secret)\"}".utf8))
         #expect(redeemed.status == 201 && redeemed.json["person"]?["role"] == "admin", "\(redeemed.text)")
-        kill(first.process.processIdentifier, SIGTERM)
+        first.process.terminate()
         try await first.process.exited()
 
         // An admin exists now: the next start prints the ready line only.
         let second = try await ServeProcess.start(executable: Self.executable.path, environment: env)
-        kill(second.process.processIdentifier, SIGTERM)
+        second.process.terminate()
         try await second.process.exited()
         #expect(second.output.readDataToEndOfFile().isEmpty)
 

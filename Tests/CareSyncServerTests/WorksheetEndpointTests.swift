@@ -48,15 +48,8 @@ import Testing
             let arguments = ["python3", TestServer.repositoryRoot.appendingPathComponent("scripts/check-worksheet-csv.py").path,
                              directory.path("w.json"), directory.path("w.csv")]
             let (status, said) = try await onDedicatedThread { () throws -> (Int32, String) in
-                let python = Process()
-                python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                python.arguments = arguments
-                let output = Pipe()
-                python.standardOutput = output
-                try python.run()
-                let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                python.waitUntilExit()
-                return (python.terminationStatus, said)
+                let (ended, output) = try ChildProcess.run("/usr/bin/env", arguments)
+                return (ended.status, String(decoding: output, as: UTF8.self))
             }
             #expect(status == 0, "\(said)")
         }

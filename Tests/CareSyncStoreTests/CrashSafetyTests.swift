@@ -61,21 +61,16 @@ import Testing
         var reportedTotal = 0
         var killsAfterCommits = 0
         for round in 0..<24 {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = [dbPath, StoreFixture.migrationsURL.path, String(next), String(Self.batchSize)]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(writer.path, [dbPath, StoreFixture.migrationsURL.path, String(next), String(Self.batchSize)],
+                                           standardOutput: .pipe, standardError: .null)
+            let output = process.standardOutput!
             // Kill at a random point once the child is writing (its first commit reported), so a slow
             // machine's start-up time cannot turn every kill into a kill before any write.
-            var text = Self.readUntilFirstCommit(output.fileHandleForReading, deadline: Date() + 20)
+            var text = Self.readUntilFirstCommit(output, deadline: Date() + 20)
             usleep(UInt32.random(in: 0...40_000, using: &rng))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "seed \(seed) round \(round): child exited by itself")
-            text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.send(SIGKILL)
+            #expect(process.waitUntilExit().reason == .uncaughtSignal, "seed \(seed) round \(round): child exited by itself")
+            text += String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
             let reported = text.split(separator: "\n").compactMap { line -> Int? in
                 line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
             }

@@ -32,20 +32,14 @@ import Testing
 
     /// `run`, blocking the calling thread.
     static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess(executable, arguments, environment: environment,
+                                       standardOutput: .null, standardError: .pipe)
         let timer = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let stderr = process.standardError!.readDataToEndOfFile()
+        let ended = process.waitUntilExit()
         timer.cancel()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        return (ended.status, String(decoding: stderr, as: UTF8.self))
     }
 
     /// Expects `serve` to refuse: exit 1, exactly one non-empty line on stderr containing `fragment`.
@@ -133,9 +127,8 @@ extension CommandLineFailClosedTests {
         let serve = server.process, port = String(server.port)
 
         #expect(try await Self.run(["healthcheck", "--port", port], environment: sandbox.environment).status == 0)
-        kill(serve.processIdentifier, SIGTERM)
-        try await serve.exited()
-        #expect(serve.terminationStatus == 0)
+        serve.terminate()
+        #expect(try await serve.exited().status == 0)
         let down = try await Self.run(["healthcheck", "--port", port, "--timeout", "2"], environment: sandbox.environment)
         #expect(down.status == 1)
         #expect(down.stderr.contains("/readyz"), "\(down.stderr)")

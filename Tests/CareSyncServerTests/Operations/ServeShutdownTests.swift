@@ -11,18 +11,9 @@ import CareSyncTestSupport
         defer { sandbox.remove() }
         #expect(try await CLI.run(["patient", "create", "P1"], environment: sandbox.environment).status == 0)
         let (tokenStatus, secret) = try await onDedicatedThread { () throws -> (Int32, String) in
-            let tokenProcess = Process()
-            tokenProcess.executableURL = URL(fileURLWithPath: CLI.executable)
-            tokenProcess.arguments = ["token", "create", "--role", "device", "--patient", "P1"]
-            tokenProcess.environment = sandbox.environment
-            let tokenOut = Pipe()
-            tokenProcess.standardOutput = tokenOut
-            tokenProcess.standardError = FileHandle.nullDevice
-            try tokenProcess.run()
-            let secret = String(decoding: tokenOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            tokenProcess.waitUntilExit()
-            return (tokenProcess.terminationStatus, secret)
+            let (ended, output) = try ChildProcess.run(CLI.executable, ["token", "create", "--role", "device", "--patient", "P1"],
+                                                       environment: sandbox.environment)
+            return (ended.status, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         #expect(tokenStatus == 0 && !secret.isEmpty)
 
@@ -46,12 +37,12 @@ import CareSyncTestSupport
             let metrics = try TestHTTPClient.sendBlocking(port: server.port, method: "GET", path: "/metrics")
             return String(decoding: metrics.body, as: UTF8.self).contains("caresync_feed_parked_long_polls 1")
         }
-        kill(serve.processIdentifier, SIGTERM)
+        serve.terminate()
         let reply = try await poll.value
         #expect(reply.status == 200, "in-flight request must be answered")
         #expect(ContinuousClock.now - started < .seconds(20), "shutdown must not wait out the long poll")
-        try await serve.exited()
-        #expect(serve.terminationReason == .exit)
-        #expect(serve.terminationStatus == 0)
+        let ended = try await serve.exited()
+        #expect(ended.reason == .exit)
+        #expect(ended.status == 0)
     }
 }

@@ -2,10 +2,10 @@ import CareSyncTestSupport
 import Foundation
 
 /// `caresync serve --port 0` as a child process, with the port its ready line announced.
-struct ServeProcess: @unchecked Sendable {
+struct ServeProcess: Sendable {
     struct NoReadyLine: Error { let line: String }
 
-    let process: Process
+    let process: ChildProcess
     let port: Int
     /// The server's stdout, read up to and including the ready line.
     let output: FileHandle
@@ -17,24 +17,19 @@ struct ServeProcess: @unchecked Sendable {
 
     /// `start`, blocking the calling thread.
     static func startBlocking(executable: String, environment: [String: String]) throws -> ServeProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--port", "0"]
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(executable, ["serve", "--port", "0"], environment: environment,
+                                       standardOutput: .pipe, standardError: .null)
+        let out = process.standardOutput!
         var line: [UInt8] = []
-        while let byte = out.fileHandleForReading.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
+        while let byte = out.readData(ofLength: 1).first, byte != 10 { line.append(byte) }
         let text = String(decoding: line, as: UTF8.self)
         guard let match = text.wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/), let port = Int(match.1) else {
-            if process.isRunning { process.terminate() }
+            process.terminate()
             throw NoReadyLine(line: text)
         }
-        return ServeProcess(process: process, port: port, output: out.fileHandleForReading)
+        return ServeProcess(process: process, port: port, output: out)
     }
 
     /// Ends the server if it still runs (SIGTERM).
-    func stop() { if process.isRunning { process.terminate() } }
+    func stop() { process.terminate() }
 }

@@ -101,7 +101,7 @@ struct PostgresGroupCommitTests {
         let runs = Shared(0)
         try database.write { db in
             try db.query("INSERT INTO t VALUES (1)")
-            if runs.update { $0 += 1; return $0 } == 1 { throw PostgresError(kind: .serializationFailure, sqlState: "40001", message: "lost") }
+            if runs.update({ $0 += 1; return $0 }) == 1 { throw PostgresError(kind: .serializationFailure, sqlState: "40001", message: "lost") }
         }
         #expect(runs.current == 2)
         #expect(try ids(database) == [1])
@@ -112,7 +112,7 @@ struct PostgresGroupCommitTests {
         let runs = Shared(0)
         try database.write { db in
             try db.query("INSERT INTO t VALUES (1)")
-            if runs.update { $0 += 1; return $0 } == 1 { try db.query("SELECT pg_terminate_backend(pg_backend_pid())") }
+            if runs.update({ $0 += 1; return $0 }) == 1 { try db.query("SELECT pg_terminate_backend(pg_backend_pid())") }
         }
         #expect(runs.current == 2)
         #expect(try ids(database) == [1])
@@ -122,7 +122,7 @@ struct PostgresGroupCommitTests {
         let database = try database()
         // The writer's session turns read-only, like a session a proxy kept open to a primary demoted by a failover.
         try database.write { db in try db.execute("SET default_transaction_read_only = on") }
-        try database.write { db in try db.query("INSERT INTO t VALUES (1)") }
+        _ = try database.write { db in try db.query("INSERT INTO t VALUES (1)") }
         #expect(try ids(database) == [1])
     }
 
