@@ -47,6 +47,13 @@ public final class WebhookDispatcher: Sendable {
         var tasks: [String: Task<Void, Never>] = [:]
         var ended: [String: Int] = [:]
     }
+    /// What the next dispatch pass reads: every head, or only those of the subscriptions whose attempt ended since
+    /// the last pass (the common wake while deliveries flow: one subscription's next head, not every one's).
+    private let nextPass = Locked<Pass>(Pass())
+    private struct Pass {
+        var everyHead = true
+        var ended: Set<String> = []
+    }
 
     /// A job over `store`, running while `leases` grants it the webhooks lease, woken by `notifier`'s commits. `clock`
     /// and `random` (in [0, 1), the backoff's jitter) are injectable for tests.
@@ -75,7 +82,7 @@ public final class WebhookDispatcher: Sendable {
         // otherwise wake the job as often, each time to find the fan-out spacing not yet passed.
         notifier?.onSignal { [weak self] _ in
             guard let self, !committed.exchange(true, ordering: .relaxed) else { return }
-            doorbell.ring()
+            readEveryHead()
         }
     }
 
@@ -100,11 +107,19 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// Wakes the job now (after an admin action, in tests).
-    public func poke() { doorbell.ring() }
+    public func poke() { readEveryHead() }
+
+    /// Wakes the job for a pass over every subscription's head.
+    private func readEveryHead() {
+        nextPass.withLock { $0.everyHead = true }
+        doorbell.ring()
+    }
 
     private func run() async {
         var lastPurge: Date?
         var lastFanOut = clock.instant() - pollInterval
+        // When the earliest head not yet due falls due, as the last pass over every head found it.
+        var nextDue = clock.instant()
         while !Task.isCancelled {
             var wait = pollInterval
             do {
@@ -118,12 +133,13 @@ public final class WebhookDispatcher: Sendable {
                             let maxPending = settings.maxPendingDeliveries
                             while try await executor.run({ [clock] in try store.fanOut(limit: Self.fanOutBatch, maxPending: maxPending, now: clock.now()) })
                                     == Self.fanOutBatch, !Task.isCancelled {}
+                            nextPass.withLock { $0.everyHead = true }
                         } else {
                             committed.store(true, ordering: .relaxed)
                             wait = Self.fanOutSpacing - sinceFanOut
                         }
                     }
-                    wait = min(wait, try await dispatchDue())
+                    wait = min(wait, try await dispatchDue(nextDue: &nextDue))
                     if lastPurge.map({ clock.now().timeIntervalSince($0) >= 3600 }) ?? true {
                         lastPurge = clock.now()
                         let before = clock.now().addingTimeInterval(-Double(settings.deliveryRetentionDays) * 86_400)
@@ -131,6 +147,7 @@ public final class WebhookDispatcher: Sendable {
                     }
                 }
             } catch {
+                nextPass.withLock { $0.everyHead = true }
                 logger.error("webhooks.dispatch_failed", metadata: ["error.type": "\(type(of: error))"])
             }
             guard !Task.isCancelled else { return }
@@ -139,12 +156,17 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// Starts an attempt for every head that is due and not under way; returns how long until the next is due.
-    private func dispatchDue() async throws -> Duration {
+    /// Reads every head when asked to (a commit, an admin action, an error), once `nextDue` has come, and after a
+    /// pass that found no free slot for a due head; otherwise only the heads of subscriptions whose attempt ended.
+    private func dispatchDue(nextDue: inout ContinuousClock.Instant) async throws -> Duration {
         let store = self.store
+        // The pass first: an attempt that ends after it counts in `ended` below or waits in the next pass.
+        let pass = nextPass.withLock { pass in defer { pass = Pass(everyHead: false) }; return pass }
         let ended = inFlight.withLock { $0.ended }
-        let heads = try await executor.run { try store.heads() }
-        let now = clock.now()
-        var wait = pollInterval
+        let every = pass.everyHead || clock.instant() >= nextDue
+        let heads = try await executor.run { every ? try store.heads() : try store.heads(of: pass.ended) }
+        let now = clock.now(), started = clock.instant()
+        var wait = every ? pollInterval : started.duration(to: nextDue)
         for head in heads {
             if head.nextAttemptAt > now {
                 let due = Duration.milliseconds(Int64((head.nextAttemptAt.timeIntervalSince(now) * 1000).rounded(.up)))
@@ -159,12 +181,18 @@ public final class WebhookDispatcher: Sendable {
                 running.tasks[id] = Task { [self] in
                     await attempt(head)
                     inFlight.withLock { $0.tasks[id] = nil; $0.ended[id, default: 0] += 1 }
+                    nextPass.withLock { _ = $0.ended.insert(id) }
                     doorbell.ring()
                 }
                 return false
             }
-            if full { break }
+            if full {
+                // A due head waits for a slot: the pass after the next attempt ends reads every head again.
+                nextPass.withLock { $0.everyHead = true }
+                break
+            }
         }
+        nextDue = started + wait
         return wait
     }
 

@@ -86,6 +86,27 @@ import Testing
         }
     }
 
+    @Test func subscriptionsBeyondTheSlotsAreServedWithoutWaitingForThePoll() async throws {
+        let receiver = try WebhookReceiver()
+        try await withScoped(receiver, close: { await $0.stop() }) { receiver in
+            // A poll far beyond the deadline: every subscription must be reached through the passes that attempts
+            // ending start, including the ones that found no free slot the first time.
+            let h = try WebhookDispatcherHarness(pollInterval: .seconds(600))
+            let ids = (1...(WebhookDispatcher.maxInFlight + 8)).map { "wh_\($0)" }
+            for id in ids { try h.subscribe(receiver.url(), id: id) }
+            for patient in ["alice", "bob", "carol"] { try h.change(patient) }
+            try await h.running {
+                try await Eventually.until(deadline: Self.deadline) {
+                    try ids.allSatisfy { try h.status($0)?.lastDeliveredSequence == 3 }
+                }
+            }
+            // Each subscription's three in order, once each.
+            let bySubscription = Dictionary(grouping: receiver.received) { $0.headers["webhook-id"]?.split(separator: "_").dropLast().joined(separator: "_") ?? "" }
+            #expect(Set(bySubscription.keys) == Set(ids.map { "msg_\($0)" }))
+            #expect(bySubscription.values.allSatisfy { $0.map(\.sequence) == [1, 2, 3] })
+        }
+    }
+
     @Test func aTimeoutCountsAsAFailure() async throws {
         let receiver = try WebhookReceiver { index, _ in
             if index == 0 { try? await Task.sleep(for: .seconds(3)) }

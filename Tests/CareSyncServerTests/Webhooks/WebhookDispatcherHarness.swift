@@ -14,8 +14,9 @@ struct WebhookDispatcherHarness {
     let dispatcher: WebhookDispatcher
 
     /// Retries after at most 50 ms, attempts time out after `timeout`, at most `maxPendingDeliveries` wait; the address
-    /// guard looks names up with `resolve`.
+    /// guard looks names up with `resolve`; the job reads every head at least every `pollInterval`.
     init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(2), maxPendingDeliveries: Int = 10_000,
+         pollInterval: Duration = .milliseconds(50),
          resolve: @escaping WebhookAddressGuard.Resolver = WebhookAddressGuard.system) throws {
         sync = InMemorySyncStore(access: access)
         webhooks = InMemoryWebhookStore(sync: sync, access: access)
@@ -26,7 +27,7 @@ struct WebhookDispatcherHarness {
         settings.maxPendingDeliveries = maxPendingDeliveries
         settings.retryInitial = .milliseconds(50)
         settings.retryMax = .milliseconds(50)
-        dispatcher = WebhookDispatcher(store: webhooks, leases: sync, settings: settings, notifier: sync.notifier, pollInterval: .milliseconds(50),
+        dispatcher = WebhookDispatcher(store: webhooks, leases: sync, settings: settings, notifier: sync.notifier, pollInterval: pollInterval,
                                        clock: clock.serverClock, random: { 0.5 }, resolve: resolve)
     }
 

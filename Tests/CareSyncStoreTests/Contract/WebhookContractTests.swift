@@ -135,6 +135,13 @@ import Testing
         let heads = Dictionary(uniqueKeysWithValues: try s.webhooks.heads().map { ($0.subscriptionID, $0) })
         #expect(heads["wh_1"]?.sequence == 2)
         #expect(heads["wh_2"].map { ($0.sequence, $0.attempts, $0.nextAttemptAt) } ?? (0, 0, now) == (1, 1, later))
+        // The heads of some subscriptions: each as `heads()` has it, in its order; a paused or unknown one has none.
+        let some = try s.webhooks.heads(of: ["wh_2", "wh_1", "wh_3", "wh_nope"])
+        #expect(some.map(\.subscriptionID) == ["wh_1", "wh_2"])
+        #expect(some.map(\.sequence) == [heads["wh_1"]?.sequence, heads["wh_2"]?.sequence].compactMap { $0 })
+        #expect(some.map(\.nextAttemptAt) == [heads["wh_1"]?.nextAttemptAt, heads["wh_2"]?.nextAttemptAt].compactMap { $0 })
+        #expect(try s.webhooks.heads(of: ["wh_2"]).map(\.subscriptionID) == ["wh_2"])
+        #expect(try s.webhooks.heads(of: []).isEmpty)
     }
 
     @Test(arguments: ContractStores.webhooks)
