@@ -33,13 +33,25 @@ struct FeedController: Sendable {
             // changes the caller cannot see moved the store's position. Otherwise the page's anchor, sealed.
             let given = request.query("anchor").flatMap { $0.isEmpty || feed.startsAtHead ? nil : $0 }
             let anchor = (count == 0 ? given : nil) ?? self.reader.anchors.encode(page.anchor)
-            // The audit record commits while the page is written; the answer leaves after both.
-            async let body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
-            try await self.audit.commit(scope.record(count: count, status: 200, time: self.clock.now()))
+            let record = scope.record(count: count, status: 200, time: self.clock.now())
+            let body: [UInt8]
+            if count <= Self.inlineEncodingLimit {
+                // A page this small is written in less time than a task takes to start: before the commit, here.
+                body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
+                try await self.audit.commit(record)
+            } else {
+                // The audit record commits while the page is written; the answer leaves after both.
+                async let encoded = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
+                try await self.audit.commit(record)
+                body = await encoded
+            }
             scope.markStored()
-            return (Response.json(await body), count)
+            return (Response.json(body), count)
         }
     }
+
+    /// The most items a page may hold to be written on the request's own task rather than beside its audit commit.
+    static let inlineEncodingLimit = 64
 
     /// When a `wait=N` poll answers at the latest: early enough before N seconds after the request arrived
     /// that the answer leaves before a client's N-second timer fires, even on a busy machine
