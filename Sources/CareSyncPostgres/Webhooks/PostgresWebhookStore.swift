@@ -152,33 +152,11 @@ public final class PostgresWebhookStore: WebhookStore {
     }
 
     public func heads() throws -> [WebhookDelivery] {
-        try database.read { db in try Self.heads(db, of: nil) }
+        try database.read { db in try PostgresDialect.webhooks.heads(db) }
     }
 
     public func heads(of subscriptions: Set<String>) throws -> [WebhookDelivery] {
-        try database.read { db in try subscriptions.flatMap { try Self.heads(db, of: $0) } }.sorted(by: WebhookDelivery.headOrder)
-    }
-
-    /// Every unpaused subscription's head, or `subscription`'s alone.
-    private static func heads(_ db: PostgresConnection, of subscription: String?) throws -> [WebhookDelivery] {
-        try db.query("""
-            SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
-                   d.first_attempt_at_ms, d.next_attempt_at_ms, d.event, d.alert_id, d.alert_rule, d.alert_care_team
-            FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
-            WHERE NOT s.paused \(subscription == nil ? "" : "AND s.id = $1")
-              AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries p
-                                WHERE p.subscription_id = s.id AND p.state = 'pending')
-            ORDER BY d.next_attempt_at_ms, s.id
-            """, subscription.map { [.text($0)] } ?? []).map { r in
-            var head = WebhookDelivery(subscriptionID: try r.string(0), url: try r.string(1), secret: try r.string(2),
-                                       sequence: try r.int64(3), patient: try r.string(4), anchor: try r.string(5),
-                                       eventTime: SyncRules.date(milliseconds: try r.int64(6)), attempts: Int(try r.int64(7)),
-                                       firstAttemptAt: try r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
-                                       nextAttemptAt: SyncRules.date(milliseconds: try r.int64(9)))
-            head.event = try r.string(10)
-            head.alert = try r.optionalString(11).map { WebhookAlert(id: $0, rule: try r.optionalString(12) ?? "", careTeam: try r.optionalString(13) ?? "") }
-            return head
-        }
+        try database.read { db in try PostgresDialect.webhooks.heads(db, of: subscriptions) }
     }
 
     public func record(_ attempts: [WebhookAttempt]) throws {

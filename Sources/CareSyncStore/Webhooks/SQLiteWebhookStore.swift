@@ -153,32 +153,11 @@ public final class SQLiteWebhookStore: WebhookStore {
     }
 
     public func heads() throws -> [WebhookDelivery] {
-        try database.read { db in try Self.heads(db, of: nil) }
+        try database.read { db in try SQLiteDialect.webhooks.heads(db) }
     }
 
     public func heads(of subscriptions: Set<String>) throws -> [WebhookDelivery] {
-        try database.read { db in try subscriptions.flatMap { try Self.heads(db, of: $0) } }.sorted(by: WebhookDelivery.headOrder)
-    }
-
-    /// Every unpaused subscription's head, or `subscription`'s alone.
-    private static func heads(_ db: Connection, of subscription: String?) throws -> [WebhookDelivery] {
-        try db.fetchAll("""
-            SELECT s.id, s.url, s.secret, d.sequence, d.patient, d.anchor, d.event_time_ms, d.attempts,
-                   d.first_attempt_at_ms, d.next_attempt_at_ms, d.event, d.alert_id, d.alert_rule, d.alert_care_team
-            FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
-            WHERE s.paused = 0 \(subscription == nil ? "" : "AND s.id = ?")
-              AND d.sequence = (SELECT min(p.sequence) FROM webhook_deliveries AS p INDEXED BY webhook_deliveries_pending
-                                WHERE p.subscription_id = s.id AND p.state = 'pending')
-            ORDER BY d.next_attempt_at_ms, s.id
-            """, subscription.map { [.text($0)] } ?? []) { r in
-            var head = WebhookDelivery(subscriptionID: r.string(0), url: r.string(1), secret: r.string(2), sequence: r.int64(3),
-                                       patient: r.string(4), anchor: r.string(5), eventTime: SyncRules.date(milliseconds: r.int64(6)),
-                                       attempts: Int(r.int64(7)), firstAttemptAt: r.optionalInt64(8).map(SyncRules.date(milliseconds:)),
-                                       nextAttemptAt: SyncRules.date(milliseconds: r.int64(9)))
-            head.event = r.string(10)
-            head.alert = r.optionalString(11).map { WebhookAlert(id: $0, rule: r.optionalString(12) ?? "", careTeam: r.optionalString(13) ?? "") }
-            return head
-        }
+        try database.read { db in try SQLiteDialect.webhooks.heads(db, of: subscriptions) }
     }
 
     public func record(_ attempts: [WebhookAttempt]) throws {

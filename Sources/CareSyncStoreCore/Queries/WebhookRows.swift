@@ -15,11 +15,17 @@ public struct WebhookRowSQL: Sendable {
     public var patients: String
     /// (subscription id, care team) of every care-team filter, by team.
     public var careTeams: String
+    /// The oldest pending delivery of every unpaused subscription (columns as `WebhookRows.heads` reads them).
+    public var heads: String
+    /// The same for one subscription: id.
+    public var head: String
 
     /// The statements.
-    public init(statuses: String, status: String, lockTargets: String?, fanOutTargets: String, patients: String, careTeams: String) {
+    public init(statuses: String, status: String, lockTargets: String?, fanOutTargets: String, patients: String, careTeams: String,
+                heads: String, head: String) {
         self.statuses = statuses; self.status = status; self.lockTargets = lockTargets
         self.fanOutTargets = fanOutTargets; self.patients = patients; self.careTeams = careTeams
+        self.heads = heads; self.head = head
     }
 }
 
@@ -35,6 +41,13 @@ extension WebhookRowSQL {
                    s.dropped_deliveries
             FROM webhook_subscriptions s
             """
+        let heads = """
+            SELECT s.id, s.url, s.secret, h.sequence, h.patient, h.anchor, h.event_time_ms, h.attempts,
+                   h.first_attempt_at_ms, h.next_attempt_at_ms, h.event, h.alert_id, h.alert_rule, h.alert_care_team
+            FROM webhook_subscriptions s JOIN webhook_deliveries h ON h.subscription_id = s.id
+            WHERE NOT s.paused
+              AND h.sequence = (SELECT min(d.sequence) FROM \(pendingDeliveries) WHERE d.subscription_id = s.id AND d.state = 'pending')
+            """
         return WebhookRowSQL(
             statuses: statuses + " ORDER BY s.created_at_ms, s.id",
             status: statuses + " WHERE s.id = \(p(1)) ORDER BY s.created_at_ms, s.id",
@@ -46,7 +59,9 @@ extension WebhookRowSQL {
                 FROM webhook_subscriptions s ORDER BY s.id
                 """,
             patients: "SELECT subscription_id, patient_id FROM webhook_subscription_patients ORDER BY patient_id",
-            careTeams: "SELECT subscription_id, care_team FROM webhook_subscription_care_teams ORDER BY care_team")
+            careTeams: "SELECT subscription_id, care_team FROM webhook_subscription_care_teams ORDER BY care_team",
+            heads: heads + " ORDER BY h.next_attempt_at_ms, s.id",
+            head: heads + " AND s.id = \(p(1))")
     }
 }
 
@@ -83,6 +98,23 @@ public struct WebhookRows<DB: QueryConnection>: Sendable {
             status.subscription.careTeams = filters.teams[status.subscription.id] ?? []
             return status
         }
+    }
+
+    /// The oldest pending delivery of every unpaused subscription, or of `subscriptions` only (`WebhookStore.heads`),
+    /// ordered by the next attempt's time, then the subscription.
+    public func heads(_ db: DB, of subscriptions: Set<String>? = nil) throws -> [WebhookDelivery] {
+        guard let subscriptions else { return try db.fetch(sql.heads, [], Self.head) }
+        return try subscriptions.flatMap { try db.fetch(sql.head, [.text($0)], Self.head) }.sorted(by: WebhookDelivery.headOrder)
+    }
+
+    private static func head(_ r: DB.Row) throws -> WebhookDelivery {
+        var head = WebhookDelivery(subscriptionID: try r.text(0), url: try r.text(1), secret: try r.text(2), sequence: try r.integer(3),
+                                   patient: try r.text(4), anchor: try r.text(5), eventTime: SyncRules.date(milliseconds: try r.integer(6)),
+                                   attempts: Int(try r.integer(7)), firstAttemptAt: try r.optionalInteger(8).map(SyncRules.date(milliseconds:)),
+                                   nextAttemptAt: SyncRules.date(milliseconds: try r.integer(9)))
+        head.event = try r.text(10)
+        head.alert = try r.optionalText(11).map { WebhookAlert(id: $0, rule: try r.optionalText(12) ?? "", careTeam: try r.optionalText(13) ?? "") }
+        return head
     }
 
     /// Every subscription as fan-out needs it (locked first where the dialect locks them).
