@@ -48,6 +48,13 @@ import Testing
         #expect(output == input)
     }
 
+    @Test func aChildThatReadsNoInputEndsTheWriteNotTheTests() async throws {
+        // More than a pipe holds, to a child that never reads it: the write fails with EPIPE, no SIGPIPE kills us.
+        let input = Data(repeating: 7, count: 1_000_000)
+        let (ended, output) = try await onDedicatedThread { try ChildProcess.run("/bin/true", input: input) }
+        #expect(ended == .init(reason: .exit, status: 0) && output.isEmpty)
+    }
+
     @Test func theEnvironmentGivenIsTheWholeEnvironment() async throws {
         let (_, output) = try await onDedicatedThread { try ChildProcess.run("/usr/bin/env", environment: ["A": "b c"]) }
         #expect(String(decoding: output, as: UTF8.self) == "A=b c\n")

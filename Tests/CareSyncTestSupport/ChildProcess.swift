@@ -145,8 +145,16 @@ public final class ChildProcess: Sendable {
                                      standardInput: input == nil ? .null : .pipe, standardOutput: .pipe,
                                      standardError: .null)
         if let input, let stdin = child.standardInput {
-            // On a thread of its own: a child that answers while it reads would otherwise fill its output pipe.
-            Thread { stdin.write(input); try? stdin.close() }.start()
+            // On a thread of its own: a child that answers while it reads would otherwise fill its output pipe. The
+            // thread blocks SIGPIPE, so a child that stops reading ends the write with EPIPE, not the test process.
+            Thread {
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+                try? stdin.write(contentsOf: input)
+                try? stdin.close()
+            }.start()
         }
         let output = child.standardOutput!.readDataToEndOfFile()
         return (child.waitUntilExit(), output)
