@@ -91,7 +91,8 @@ import Testing
         try await withScoped(receiver, close: { await $0.stop() }) { receiver in
             // A poll far beyond the deadline: every subscription must be reached through the passes that attempts
             // ending start, including the ones that found no free slot the first time.
-            let h = try WebhookDispatcherHarness(pollInterval: .seconds(600))
+            // Attempts may take 30 s: under ThreadSanitizer a 2 s timeout expired and the retry repeated a delivery.
+            let h = try WebhookDispatcherHarness(timeout: .seconds(30), pollInterval: .seconds(600))
             let ids = (1...(WebhookDispatcher.maxInFlight + 8)).map { "wh_\($0)" }
             for id in ids { try h.subscribe(receiver.url(), id: id) }
             for patient in ["alice", "bob", "carol"] { try h.change(patient) }
@@ -109,17 +110,20 @@ import Testing
 
     @Test func aTimeoutCountsAsAFailure() async throws {
         let receiver = try WebhookReceiver { index, _ in
-            if index == 0 { try? await Task.sleep(for: .seconds(3)) }
+            if index == 0 { try? await Task.sleep(for: .seconds(10)) }
             return Response(status: .noContent)
         }
         try await withScoped(receiver, close: { await $0.stop() }) { receiver in
-            let h = try WebhookDispatcherHarness(timeout: .seconds(1))
+            let h = try WebhookDispatcherHarness(timeout: .seconds(3))
             try h.subscribe(receiver.url())
             try h.change()
             try await h.running {
                 try await Eventually.until(deadline: Self.deadline) { try h.status()?.lastDeliveredSequence == 1 }
             }
-            #expect(receiver.received.map(\.sequence) == [1, 1])
+            // The first attempt timed out, so the delivery was made again. A later attempt may time out too when the
+            // machine is loaded (under ThreadSanitizer one did), so "again" is at least once more.
+            let sequences = receiver.received.map(\.sequence)
+            #expect(sequences.count >= 2 && sequences.allSatisfy { $0 == 1 }, "\(sequences)")
         }
     }
 
