@@ -19,11 +19,13 @@ public final class PostgresErasureStore: ErasureStore {
     public func erase(_ request: ErasureRequest) throws -> ErasureReceipt? {
         guard var receipt = try database.write({ db -> ErasureReceipt? in
             guard let receipt = try Self.eraser.erase(db, request) else { return nil }
-            // As a revocation: every instance ends the deleted tokens' long polls and streams at commit.
+            // As a revocation: every instance ends the deleted tokens' long polls and streams at commit, and one more
+            // named for the patient moves every instance's interrupt epoch even when the patient had no token, so
+            // feed pages read ahead before the erasure are not answered after it.
             if let storeID = try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first({ try $0.string(0) }) {
-                for token in receipt.tokenIDs {
+                for name in receipt.tokenIDs + [PostgresChangeListener.erasureName(patient: request.patient)] {
                     try db.query("SELECT pg_notify($1, $2)", [.text(PostgresChangeListener.channel(storeID: storeID)),
-                                                              .text(PostgresChangeListener.revocationPayload(token: token))])
+                                                              .text(PostgresChangeListener.revocationPayload(token: name))])
                 }
             }
             return receipt

@@ -27,6 +27,9 @@ final class PostgresChangeListener: Sendable {
     /// The payload announcing that `token` was revoked (no instance sends `revoke` as its name: names are UUIDs).
     static func revocationPayload(token: String) -> String { revocationPrefix + token }
     private static let revocationPrefix = "revoke "
+    /// The interrupt an erasure sends for its patient: no wait carries it (waits are tagged with token ids), so it
+    /// only moves each instance's interrupt epoch.
+    static func erasureName(patient: String) -> String { "erased-patient " + patient }
 
     /// Starts listening on `channel` with a connection of `configuration`.
     init(configuration: PostgresDatabase.Configuration, channel: String, notifier: ChangeNotifier) {

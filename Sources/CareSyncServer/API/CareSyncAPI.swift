@@ -68,7 +68,7 @@ public final class CareSyncAPI: Sendable {
             allowedOrigins: limits.publicOrigins.compactMap(Credentials.origin(of:)))
         self.gate = gate
         let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people),
-                                  clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedCalls(),
+                                  clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedCalls(), pagesAhead: PagesAhead(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
         let keyedWriter = KeyedWriter(store: store, calls: calls, clock: clock, logger: logger, retention: limits.idempotencyRetention)
@@ -91,7 +91,8 @@ public final class CareSyncAPI: Sendable {
             + StatisticsController(gate: gate, store: store, calls: calls, anchors: anchors, pageLimit: limits.maxPageLimit).routes
             + TypesController(gate: gate).routes
             + adminController.routes
-            + ErasureController(gate: gate, erasure: erasure, calls: calls, clock: clock, notifier: store.notifier).routes
+            + ErasureController(gate: gate, erasure: erasure, calls: calls, clock: clock, notifier: store.notifier,
+                                pagesAhead: reader.pagesAhead).routes
             + WebhooksController(gate: gate, webhooks: webhooks, access: access, calls: calls, clock: clock,
                                  allowPrivateAddresses: limits.allowPrivateWebhookAddresses, onWebhookChange: onWebhookChange).routes
             + adminController.callerRoutes

@@ -65,7 +65,24 @@ extension ChangeReader {
             let head = try await calls.blocking { try store.currentAnchor() }
             return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
         }
-        return try await sharedReads.value(for: SharedPageKey(query: query, generation: generation)) { try await calls.blocking { try store.changes(query) } }
+        let key = SharedPageKey(query: query, generation: generation)
+        let page: ChangeSet
+        if let ahead = pagesAhead.take(key, epoch: notifier.interruptEpoch), let read = try? await ahead.value {
+            page = read
+            metrics.feedPageReadAhead()
+        } else {
+            page = try await sharedReads.value(for: key) { try await calls.blocking { try store.changes(query) } }
+        }
+        // A walk's next page is read while this one is written and sent (`PagesAhead`).
+        if page.hasMore, page.samples.count + page.deletedObjects.count >= PagesAhead.minimumItems {
+            var following = query
+            following.anchor = page.anchor
+            let next = following
+            pagesAhead.start(SharedPageKey(query: next, generation: generation), epoch: notifier.interruptEpoch) {
+                try await calls.blocking { try store.changes(next) }
+            }
+        }
+        return page
     }
 
     /// Requests waiting for a change now: parked long polls and open event streams (each counts, parked or not).

@@ -16,6 +16,8 @@ struct ChangeReader: Sendable {
     let metrics: ServerMetrics
     /// Feed reads shared by long polls woken by the same commit.
     let sharedReads: SharedCalls<SharedPageKey, ChangeSet>
+    /// The next pages of walks through the feed, read ahead.
+    let pagesAhead: PagesAhead
     /// The open event streams.
     let streams: EventStreams
     /// Each token's long polls and event streams waiting now.

@@ -11,6 +11,8 @@ struct ErasureController: Sendable {
     let clock: ServerClock
     /// Ends the parked long polls and open event streams of the tokens erased here.
     let notifier: ChangeNotifier
+    /// The feed pages read ahead, of which the erased patient's are dropped.
+    let pagesAhead: PagesAhead
 
     /// The header that must repeat the patient id: an erasure is never one mistyped URL away.
     static let confirmation = "Confirm-Erase"
@@ -38,6 +40,7 @@ struct ErasureController: Sendable {
                 throw HTTPError.notFound("No such patient.")
             }
             self.gate.authenticator.forget(patient: id)
+            self.pagesAhead.forget(patient: id)
             for token in receipt.tokenIDs { self.notifier.interrupt(token) }
             return Response.json(ErasureWire.encode(receipt))
         }

@@ -30,6 +30,7 @@ public final class ServerMetrics: Sendable {
     private let parkedLongPolls: Gauge
     private let openEventStreams: Gauge
     private let feedPages: Counter
+    private let feedPagesAhead: Counter
     private let tombstonesPurged: Counter
 
     /// Metrics in `registry` (a fresh one by default).
@@ -41,6 +42,8 @@ public final class ServerMetrics: Sendable {
         openEventStreams = registry.makeGauge(descriptor: Self.describe(
             MetricName.openEventStreams, "Change-feed event streams open (Accept: text/event-stream)."))
         feedPages = registry.makeCounter(descriptor: Self.describe(MetricName.feedPagesServed, "Change-feed pages answered."))
+        feedPagesAhead = registry.makeCounter(descriptor: Self.describe(
+            MetricName.feedPagesReadAhead, "Change-feed pages answered from a read made ahead, while the page before was sent."))
         tombstonesPurged = registry.makeCounter(descriptor: Self.describe(
             MetricName.tombstonesPurged, "Tombstones removed by the retention job."))
     }
@@ -87,6 +90,8 @@ public final class ServerMetrics: Sendable {
     public func eventStreamClosed() { openEventStreams.decrement() }
     /// A change-feed page was answered.
     public func feedPageServed() { feedPages.increment() }
+    /// A change-feed page was answered from a read made ahead (`PagesAhead`).
+    public func feedPageReadAhead() { feedPagesAhead.increment() }
     /// The retention job removed `count` tombstones.
     public func recordTombstonesPurged(_ count: Int) { tombstonesPurged.increment(by: Int64(count)) }
 
