@@ -14,8 +14,10 @@ struct WebhookDispatcherHarness {
     let dispatcher: WebhookDispatcher
 
     /// Retries after at most 50 ms, attempts time out after `timeout`, at most `maxPendingDeliveries` wait; the address
-    /// guard looks names up with `resolve`; the job reads every head at least every `pollInterval`.
-    init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(2), maxPendingDeliveries: Int = 10_000,
+    /// guard looks names up with `resolve`; the job reads every head at least every `pollInterval`. The default timeout
+    /// is long because tests count attempts: under ThreadSanitizer on two cores a 2 s timeout expired on receivers that
+    /// answer at once, and the retry repeated a delivery. A test about timeouts sets its own.
+    init(allowPrivateAddresses: Bool = true, timeout: Duration = .seconds(30), maxPendingDeliveries: Int = 10_000,
          pollInterval: Duration = .milliseconds(50),
          resolve: @escaping WebhookAddressGuard.Resolver = WebhookAddressGuard.system) throws {
         sync = InMemorySyncStore(access: access)
