@@ -140,4 +140,18 @@ struct TwoInstanceAPITests {
             #expect(try await servers.send(2, "GET", Self.changes, token: made.secret).status == 401)
         }
     }
+
+    @Test func anErasureOfAPatientWithNoTokenMovesTheOtherInstancesInterruptEpoch() async throws {
+        try await TwoInstances.with { servers in
+            // Pages read ahead on instance 2 are dropped once its interrupt epoch moves (`PagesAhead`); a patient
+            // with no token has no revocation to move it, so the erasure sends one interrupt of its own.
+            let created = try await servers.send(1, "POST", "/v1/patients", token: servers.tokens.admin, json: ["id": "dora"])
+            #expect(created.status == 201)
+            let before = servers.two.api.notifier.interruptEpoch
+            let erased = try await servers.send(1, "DELETE", "/v1/patients/dora", token: servers.tokens.admin,
+                                                headers: [("Confirm-Erase", "dora")])
+            #expect(erased.status == 200)
+            try await Eventually.until { servers.two.api.notifier.interruptEpoch > before }
+        }
+    }
 }

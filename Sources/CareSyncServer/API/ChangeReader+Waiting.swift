@@ -73,15 +73,8 @@ extension ChangeReader {
         } else {
             page = try await sharedReads.value(for: key) { try await calls.blocking { try store.changes(query) } }
         }
-        // A walk's next page is read while this one is written and sent (`PagesAhead`).
-        if page.hasMore, page.samples.count + page.deletedObjects.count >= PagesAhead.minimumItems {
-            var following = query
-            following.anchor = page.anchor
-            let next = following
-            pagesAhead.start(SharedPageKey(query: next, generation: generation), epoch: notifier.interruptEpoch) {
-                try await calls.blocking { try store.changes(next) }
-            }
-        }
+        // A walk's next page is read while this one is written and sent.
+        pagesAhead.readAfter(page, of: key, epoch: notifier.interruptEpoch) { next in try await calls.blocking { try store.changes(next) } }
         return page
     }
 

@@ -42,14 +42,18 @@ final class PagesAhead: Sendable {
         }
     }
 
-    /// Starts reading `key`'s page with `read` at interrupt `epoch`, unless it is being read already or `capacity`
-    /// reads wait.
-    func start(_ key: SharedPageKey, epoch: UInt64, _ read: @escaping @Sendable () async throws -> ChangeSet) {
-        let now = ContinuousClock.now
+    /// After `page` was read for `key`: when it is large enough and has more, starts reading the page after it with
+    /// `read` at interrupt `epoch`, unless that is being read already or `capacity` reads wait.
+    func readAfter(_ page: ChangeSet, of key: SharedPageKey, epoch: UInt64,
+                   _ read: @escaping @Sendable (ChangeQuery) async throws -> ChangeSet) {
+        guard page.hasMore, page.samples.count + page.deletedObjects.count >= Self.minimumItems else { return }
+        var next = key
+        next.query.anchor = page.anchor
+        let key = next, now = ContinuousClock.now
         entries.withLock { map in
             map = map.filter { now - $0.value.started <= lifetime }
             guard map[key] == nil, map.count < capacity else { return }
-            map[key] = Entry(task: Task { try await read() }, started: now, epoch: epoch)
+            map[key] = Entry(task: Task { try await read(key.query) }, started: now, epoch: epoch)
         }
     }
 
