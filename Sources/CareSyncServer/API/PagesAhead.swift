@@ -9,7 +9,7 @@ import CareSyncLocking
 /// before the page before it was read: a commit for the patient since then moves the generation, so the read ahead is
 /// not used and the next request reads afresh. A revocation or an erasure since it started (the notifier's interrupt
 /// epoch) discards it too, and an erasure here forgets the patient's. Each is used once, by the first request that
-/// asks for it, and only within `lifetime`; nothing is read ahead for a request that is not made but that one page.
+/// asks for it, and only within `lifetime`; a walk its client abandons costs at most one page read in vain.
 final class PagesAhead: Sendable {
     private struct Entry {
         let task: Task<ChangeSet, any Error>
