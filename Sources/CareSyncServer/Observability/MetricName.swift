@@ -16,6 +16,7 @@ public enum MetricName {
     public static let samplesIngested = "caresync_samples_ingested_total"
     /// Counter of change-feed pages answered.
     public static let feedPagesServed = "caresync_feed_pages_served_total"
+    /// Counter of change-feed pages answered from a read made while the page before was sent (`PagesAhead`).
     public static let feedPagesReadAhead = "caresync_feed_pages_read_ahead_total"
     /// Counter of connections turned away, labelled `reason` (`ConnectionRefusal`: cap, address, reserved).
     public static let connectionsRefused = "caresync_http_connections_refused_total"
