@@ -48,7 +48,7 @@ extension Anchor {
         guard bytes.count >= header + 4, bytes[0] == formatVersion else { return nil }
         let idCount = Int(bytes[header - 1])
         guard bytes.count == header + idCount + 4 else { return nil }
-        let body = Array(bytes[0..<(header + idCount)])
+        let body = bytes[0..<(header + idCount)]
         var sum: UInt32 = 0
         for byte in bytes[(header + idCount)...] { sum = sum << 8 | UInt32(byte) }
         guard sum == checksum(body) else { return nil }
@@ -57,14 +57,16 @@ extension Anchor {
             for byte in bytes[offset..<(offset + 8)] { bits = bits << 8 | UInt64(byte) }
             return Int64(bitPattern: bits)
         }
-        guard let id = String(bytes: bytes[header..<(header + idCount)], encoding: .utf8) else { return nil }
+        guard let id = String(validating: bytes[header..<(header + idCount)], as: UTF8.self) else { return nil }
         let anchor = Anchor(storeID: id, sequence: int64(at: 1), horizon: int64(at: 9))
-        guard anchor.sequence >= 0, anchor.horizon >= 0, anchor.encoded == text else { return nil }
+        // Canonical without encoding it again: the alphabet check and the strict base64url decode give each byte
+        // string one text, the exact length and the checksum one byte string per anchor, and the id's bytes are kept.
+        guard anchor.sequence >= 0, anchor.horizon >= 0 else { return nil }
         return anchor
     }
 
     /// FNV-1a, 32 bits: catches typos and truncation, not forgery (the store id and bounds checks do the rest).
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var hash: UInt32 = 2_166_136_261
         for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return hash

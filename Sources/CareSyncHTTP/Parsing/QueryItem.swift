@@ -20,24 +20,31 @@ public struct QueryItem: Sendable, Hashable {
     }
 
     /// Parses `a=1&b=x%20y&c` into items; `+` is kept as a literal plus sign (RFC 3986, not forms).
+    /// Split on the UTF-8 bytes of `&` and `=` (ASCII, so every cut is on a character boundary).
     static func parse(query: Substring) -> [QueryItem] {
         var items: [QueryItem] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let eq = part.firstIndex(of: "=") {
-                items.append(QueryItem(
-                    name: percentDecoded(part[..<eq]),
-                    value: percentDecoded(part[part.index(after: eq)...])))
-            } else {
-                items.append(QueryItem(name: percentDecoded(part), value: nil))
+        let bytes = query.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if start < end {
+                let part = query[start..<end]
+                if let eq = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                    items.append(QueryItem(name: percentDecoded(part[..<eq]),
+                                           value: percentDecoded(part[part.utf8.index(after: eq)...])))
+                } else {
+                    items.append(QueryItem(name: percentDecoded(part), value: nil))
+                }
             }
+            start = end < bytes.endIndex ? bytes.index(after: end) : end
         }
         return items
     }
 
     /// Decodes `%XX` escapes; a malformed escape is kept as it is.
     static func percentDecoded(_ text: Substring) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "%")) else { return String(text) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0

@@ -46,11 +46,10 @@ public final class Authenticator: Sendable {
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.
     public func authenticate(authorization: String?, now: Date) throws -> Principal {
         guard let header = authorization?.trimmingSpaces(), !header.isEmpty else { throw HTTPError.missingToken }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let space = header.utf8.firstIndex(of: UInt8(ascii: " ")), header[..<space].lowercased() == "bearer" else {
             throw HTTPError.invalidToken("The Authorization header must be 'Bearer <token>'.", error: "invalid_request")
         }
-        let presented = String(parts[1].trimmingSpaces())
+        let presented = String(header[header.utf8.index(after: space)...].trimmingSpaces())
         var invalid: HTTPError { HTTPError.invalidToken("The token is invalid, expired or revoked.") }
         guard let id = TokenSecret.id(of: presented) else { throw invalid }
         let hash = TokenSecret.hash(presented)

@@ -14,9 +14,11 @@ public enum RouteTemplate {
         case "/healthz", "/readyz", "/metrics", "/openapi.json": return path
         default: break
         }
-        let trimmed = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        let segments = Array(parts.last == "" && parts.count > 1 ? parts.dropLast() : parts)
+        // Cut on the UTF-8 bytes of `?` and `/` (ASCII: every cut is on a character boundary).
+        let trimmed = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
+        let parts = trimmed.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+            .map(Substring.init)
+        let segments = Array(parts.last == "" && parts.count > 1 ? parts.dropLast() : parts[...])
         switch segments.count {
         case 1 where ["healthz", "readyz", "metrics", "openapi.json"].contains(segments[0]):
             return "/" + segments[0]

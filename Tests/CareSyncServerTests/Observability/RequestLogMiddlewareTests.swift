@@ -16,7 +16,10 @@ import Testing
         ("/v1/patients/P-77", "/v1/patients/{patientId}"), ("/v1/patients", "/v1/patients"), ("/v1/types", "/v1/types"),
         ("/v1/care-teams/T1/patients/P-77", "/v1/care-teams/{id}/patients/{id}"),
         ("/v1/patients/P-77/unknown", "other"), ("/etc/passwd", "other"), ("/", "other"), ("", "other"),
-        ("/v1/P-77", "other"),
+        ("/v1/P-77", "other"), ("/healthz/", "/healthz"),
+        ("/v1/patients/P-77/changes/", "/v1/patients/{patientId}/changes"),
+        ("/v1/patients/P-77/changes?anchor=P-77/x", "/v1/patients/{patientId}/changes"),
+        ("/v1/patients/P-77é/changes", "/v1/patients/{patientId}/changes"),
     ])
     func routeTemplates(path: String, template: String) {
         #expect(RouteTemplate.of(path) == template)

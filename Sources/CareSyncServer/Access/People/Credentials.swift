@@ -24,12 +24,18 @@ public struct Credentials: Sendable {
     public init(head: RequestHead, trusted: [AddressRange]) {
         transport = ClientTransport(peer: head.remoteAddress, headers: head.headers, trusted: trusted)
         authorization = head.headers[.authorization]
-        sessionSecret = SessionCookie.secret(in: head.headers[values: .cookie].joined(separator: "; "), https: transport.https)
+        let cookies = head.headers[values: .cookie]
+        sessionSecret = cookies.isEmpty ? nil : SessionCookie.secret(in: cookies.joined(separator: "; "), https: transport.https)
         method = head.method
-        origin = head.headers[HTTPField.Name("Origin")!]
-        csrfToken = head.headers[HTTPField.Name("X-CSRF-Token")!]
-        host = head.headers[HTTPField.Name("Host")!]
+        origin = head.headers[Self.originField]
+        csrfToken = head.headers[Self.csrfTokenField]
+        host = head.headers[Self.hostField]
     }
+
+    /// The field names read from every request, made once.
+    private static let originField = HTTPField.Name("Origin")!
+    private static let csrfTokenField = HTTPField.Name("X-CSRF-Token")!
+    private static let hostField = HTTPField.Name("Host")!
 
     /// Only a bearer header (the command line's and older callers' way in).
     public init(authorization: String?, peer: String?) {
