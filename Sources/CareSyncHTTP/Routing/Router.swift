@@ -29,7 +29,7 @@ public struct Router: HTTPResponder {
 
     /// Adds a route; `pattern` is a path whose `{name}` segments become path parameters.
     public mutating func on(_ method: HTTPRequest.Method, _ pattern: String, use handler: @escaping Handler) {
-        let segments = Self.split(pattern).map(String.init).map { part -> Segment in
+        let segments = PathSegments.of(pattern[...]).map(String.init).map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2 {
                 return .parameter(String(part.dropFirst().dropLast()))
             }
@@ -53,7 +53,7 @@ public struct Router: HTTPResponder {
 
     /// Finds the route for the request and calls its handler with the path parameters in the context.
     public func respond(to request: Request, context: RequestContext) async throws -> Response {
-        let parts = Self.split(request.head.path)
+        let parts = PathSegments.of(request.head.path[...])
         var best: (route: Route, score: [Bool])?
         var allowed: [HTTPRequest.Method] = []
         let candidates = parts.count < routesByLength.count ? routesByLength[parts.count] : []
@@ -105,12 +105,5 @@ public struct Router: HTTPResponder {
     private static func beats(_ a: [Bool], _ b: [Bool]) -> Bool {
         for (x, y) in zip(a, b) where x != y { return x }
         return false
-    }
-
-    /// "/a/b/" → ["a", "b", ""]; "/" → [""].
-    private static func split(_ path: String) -> [Substring] {
-        var body = Substring(path)
-        if body.hasPrefix("/") { body = body.dropFirst() }
-        return body.split(separator: "/", omittingEmptySubsequences: false)
     }
 }

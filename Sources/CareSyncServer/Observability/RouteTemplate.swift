@@ -1,3 +1,5 @@
+import CareSyncHTTP
+
 /// Maps a concrete request path to its route template, so metric labels and logs never carry a
 /// patient id or sync identifier and label cardinality stays bounded.
 ///
@@ -14,23 +16,22 @@ public enum RouteTemplate {
         case "/healthz", "/readyz", "/metrics", "/openapi.json": return path
         default: break
         }
-        // Cut on the UTF-8 bytes of `?` and `/` (ASCII: every cut is on a character boundary).
+        guard path.utf8.first == UInt8(ascii: "/") else { return other }
         let trimmed = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
-        let parts = trimmed.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-            .map(Substring.init)
-        let segments = Array(parts.last == "" && parts.count > 1 ? parts.dropLast() : parts[...])
+        var segments = PathSegments.of(trimmed)[...]
+        if segments.count > 1, segments.last == "" { segments = segments.dropLast() }
         switch segments.count {
-        case 1 where ["healthz", "readyz", "metrics", "openapi.json"].contains(segments[0]):
-            return "/" + segments[0]
-        case 2... where segments[0] == "v1":
-            return v1(Array(segments.dropFirst()))
+        case 1 where ["healthz", "readyz", "metrics", "openapi.json"].contains(segments.first!):
+            return "/" + segments.first!
+        case 2... where segments.first == "v1":
+            return v1(segments.dropFirst())
         default:
             return other
         }
     }
 
     /// Templates under `/v1`.
-    private static func v1(_ segments: [Substring]) -> String {
+    private static func v1(_ segments: ArraySlice<Substring>) -> String {
         guard segments.first == "patients" else {
             let known: Set<Substring> = ["admin", "patients", "care-teams", "tokens", "audit", "types"]
             guard let first = segments.first, known.contains(first) else { return other }
@@ -41,22 +42,18 @@ public enum RouteTemplate {
             }
             return template
         }
-        switch segments.count {
-        case 1: return "/v1/patients"
-        case 2: return "/v1/patients/{patientId}"
-        default:
-            let resource = segments[2]
-            let base = "/v1/patients/{patientId}/\(resource)"
-            switch (resource, segments.count) {
-            case ("samples", 3), ("changes", 3), ("statistics", 3), ("weekly-reports", 3):
-                return base
-            case ("samples", 4) where segments[3] == "delete":
-                return base + "/delete"
-            case ("weekly-reports", 4...):
-                return base + "/{syncIdentifier}"
-            default:
-                return other
-            }
+        // The patients' routes as literals: the log line of every request names one, and a literal costs nothing.
+        let rest = segments.dropFirst(2)
+        guard let resource = rest.first else { return segments.count == 1 ? "/v1/patients" : "/v1/patients/{patientId}" }
+        let after = rest.dropFirst()
+        switch resource {
+        case "samples" where after.isEmpty: return "/v1/patients/{patientId}/samples"
+        case "samples" where after.count == 1 && after.first == "delete": return "/v1/patients/{patientId}/samples/delete"
+        case "changes" where after.isEmpty: return "/v1/patients/{patientId}/changes"
+        case "statistics" where after.isEmpty: return "/v1/patients/{patientId}/statistics"
+        case "weekly-reports" where after.isEmpty: return "/v1/patients/{patientId}/weekly-reports"
+        case "weekly-reports": return "/v1/patients/{patientId}/weekly-reports/{syncIdentifier}"
+        default: return other
         }
     }
 }

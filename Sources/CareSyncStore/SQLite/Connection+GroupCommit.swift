@@ -3,13 +3,13 @@ import CareSyncStoreCore
 /// The store core's group commit in SQLite's dialect: `BEGIN IMMEDIATE`, a savepoint per job, `COMMIT`.
 extension Connection: WriteConnection {
     /// `BEGIN IMMEDIATE`: the write lock is taken at once, never upgraded mid-way.
-    public func beginGroup() throws { try execute("BEGIN IMMEDIATE TRANSACTION") }
+    public func beginGroup() throws { try executeRepeated("BEGIN IMMEDIATE TRANSACTION") }
 
     /// Every job in a savepoint of its own, even alone.
     public func runJob(alone: Bool, _ body: () throws -> Void) throws { try savepoint("caresync_group_item", body) }
 
     /// `COMMIT`.
-    public func commitGroup() throws { try execute("COMMIT TRANSACTION") }
+    public func commitGroup() throws { try executeRepeated("COMMIT TRANSACTION") }
 
     /// `ROLLBACK`, if SQLite has not rolled back already.
     public func rollbackGroup() { rollbackQuietly() }

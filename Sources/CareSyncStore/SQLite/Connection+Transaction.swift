@@ -12,7 +12,7 @@ extension Connection {
     /// Writes use `.immediate` (`BEGIN IMMEDIATE`). Nesting is refused: use `savepoint` inside.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         precondition(!isInTransaction, "transaction inside a transaction: use savepoint(_:)")
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try executeRepeated("BEGIN \(kind.rawValue) TRANSACTION")
         let result: T
         do {
             result = try body()
@@ -21,7 +21,7 @@ extension Connection {
             throw error
         }
         do {
-            try execute("COMMIT TRANSACTION")
+            try executeRepeated("COMMIT TRANSACTION")
         } catch {
             rollbackQuietly()
             throw error
@@ -31,14 +31,14 @@ extension Connection {
 
     /// Runs `body` inside a savepoint: a nested unit that rolls back alone when it throws.
     public func savepoint<T>(_ name: String = "caresync", _ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT \(name)")
+        try executeRepeated("SAVEPOINT \(name)")
         do {
             let result = try body()
-            try execute("RELEASE SAVEPOINT \(name)")
+            try executeRepeated("RELEASE SAVEPOINT \(name)")
             return result
         } catch {
-            try? execute("ROLLBACK TO SAVEPOINT \(name)")  // The original error matters more than this one.
-            try? execute("RELEASE SAVEPOINT \(name)")
+            try? executeRepeated("ROLLBACK TO SAVEPOINT \(name)")  // The original error matters more than this one.
+            try? executeRepeated("RELEASE SAVEPOINT \(name)")
             throw error
         }
     }
@@ -46,6 +46,6 @@ extension Connection {
     /// Rolls back if a transaction is open; a failure here leaves nothing to do but report the first error.
     func rollbackQuietly() {
         guard isInTransaction else { return }
-        try? execute("ROLLBACK TRANSACTION")  // SQLite may have rolled back already (e.g. after SQLITE_FULL).
+        try? executeRepeated("ROLLBACK TRANSACTION")  // SQLite may have rolled back already (e.g. after SQLITE_FULL).
     }
 }

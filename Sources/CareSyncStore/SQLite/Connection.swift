@@ -86,6 +86,12 @@ public final class Connection {
         }
     }
 
+    /// Runs one parameterless statement a connection repeats (`BEGIN`, `COMMIT`, `SAVEPOINT name` …) through the
+    /// statement cache: parsed once per connection, not at every transaction as `execute(_:)` would.
+    public func executeRepeated(_ sql: String) throws {
+        try cachedStatement(sql).execute()
+    }
+
     /// Runs one statement with parameters, through the statement cache.
     public func execute(_ sql: String, _ values: [SQLValue]) throws {
         try cachedStatement(sql).execute(values)
