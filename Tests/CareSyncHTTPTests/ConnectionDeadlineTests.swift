@@ -33,11 +33,11 @@ import Testing
             self.connection = connection
             peer = pair[1]
             started = DispatchTime.now().uptimeNanoseconds
-            loop.queue.sync { connection.start() }
+            loop.sync { connection.start() }
         }
 
         /// The phase once the loop has caught up.
-        func phase() -> Connection.Phase { loop.queue.sync { connection.phase } }
+        func phase() -> Connection.Phase { loop.sync { connection.phase } }
 
         /// Waits (briefly, in real time) until the loop has read what the peer sent.
         func waitFor(_ phase: Connection.Phase) async throws {
@@ -51,14 +51,14 @@ import Testing
         /// Sweeps as if `offset` had passed since now: past any deadline of that length set so far.
         func sweep(after offset: Duration) {
             let now = DispatchTime.now().uptimeNanoseconds + ServerCore.nanoseconds(offset)
-            loop.queue.sync { loop.sweep(now: now) }
+            loop.sync { loop.sweep(now: now) }
         }
 
         /// Sweeps at `offset` after the connection started: before any deadline longer than that,
         /// however long the test itself took to get here.
         func sweep(sinceStart offset: Duration) {
             let now = started + ServerCore.nanoseconds(offset)
-            loop.queue.sync { loop.sweep(now: now) }
+            loop.sync { loop.sweep(now: now) }
         }
 
         func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(peer, $0.baseAddress, $0.count, 0) } }
@@ -76,7 +76,7 @@ import Testing
         }
 
         func stop() {
-            loop.queue.sync {
+            loop.sync {
                 loop.closeAll()
                 loop.stop()
             }
@@ -89,7 +89,7 @@ import Testing
         fixture.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
         // Idle again once the first request was answered: from now on the idle deadline applies.
         var tries = 0
-        while fixture.loop.queue.sync(execute: { fixture.connection.awaitingFirstRequest || fixture.connection.phase != .idle }), tries < 400 {
+        while fixture.loop.sync({ fixture.connection.awaitingFirstRequest || fixture.connection.phase != .idle }), tries < 400 {
             try await Task.sleep(for: .milliseconds(5))
             tries += 1
         }

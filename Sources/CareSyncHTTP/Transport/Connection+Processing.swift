@@ -94,7 +94,7 @@ extension Connection {
                 let refusal = await core.pipeline.filter(head, context: &context)
                 let prepared = refusal.map { ResponsePreparer.prepare($0, for: head, core: core, close: true) }
                 let decided = context
-                self.loop.queue.async { self.filtered(refusal: prepared, context: decided) }
+                self.loop.execute { self.filtered(refusal: prepared, context: decided) }
             }
             return
         }
@@ -131,7 +131,7 @@ extension Connection {
         }
     }
 
-    /// A whole request is in: hand it to the pipeline in a task, off the I/O queue.
+    /// A whole request is in: hand it to the pipeline in a task, off the loop's thread.
     private func requestReceived() {
         loop.assertOnLoop()
         guard let current else { return }
@@ -154,7 +154,7 @@ extension Connection {
         }
         handler = Task(executorPreference: loop.executor) {
             let prepared = await Self.answer(current, core: core, close: close)
-            self.send(prepared)  // the task runs on this connection's loop queue
+            self.send(prepared)  // the task runs on this connection's loop thread
         }
     }
 

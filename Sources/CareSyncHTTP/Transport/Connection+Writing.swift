@@ -33,7 +33,7 @@ extension Connection {
                 complete = false
             }
             let finished = complete
-            self.loop.queue.async {
+            self.loop.execute {
                 // A stream that failed midway cannot be finished: close so the client sees it truncated.
                 if !finished { self.closeAfterResponse = true }
                 self.write([]) { [self] ok in if ok { responseWritten() } }
@@ -44,7 +44,7 @@ extension Connection {
     /// Writes from a task; returns false if the connection closed first.
     func writeAsync(_ bytes: [UInt8]) async -> Bool {
         await withCheckedContinuation { continuation in
-            loop.queue.async {
+            loop.execute {
                 self.write(bytes) { ok in continuation.resume(returning: ok) }
             }
         }

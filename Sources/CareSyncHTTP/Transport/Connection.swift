@@ -5,8 +5,8 @@ import HTTPTypes
 import Glibc
 #endif
 
-/// One client connection. Every property is touched only on `loop.queue` (each entry point asserts it in
-/// debug builds); handlers run in tasks elsewhere and hop back to the queue with their results.
+/// One client connection. Every property is touched only on its loop's thread (each entry point asserts it in
+/// debug builds); handlers run in tasks elsewhere and hop back to the loop with their results.
 final class Connection: @unchecked Sendable {
     /// Where the connection is in its request cycle; each phase has at most one deadline.
     enum Phase: Equatable {
@@ -81,7 +81,7 @@ final class Connection: @unchecked Sendable {
     /// The header deadline of a connection in the probe reserve.
     static let probeHeaderTimeout: Duration = .seconds(1)
 
-    /// Registers with the loop's epoll set and starts reading (on the queue).
+    /// Registers with the loop's epoll set and starts reading (on the loop).
     func start() {
         loop.assertOnLoop()
         guard loop.register(self) else {

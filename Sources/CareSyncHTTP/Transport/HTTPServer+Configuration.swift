@@ -45,7 +45,7 @@ extension HTTPServer {
         /// a connection holds at most one request in flight. A value below `maxConnections` lets parked
         /// requests starve the rest; callers that expose it (CareSync's `maxRequestsInFlight`) refuse that.
         public var maxConcurrentRequests: Int
-        /// Runs handlers on the connection's event-loop queue instead of Swift's global pool: no thread
+        /// Runs handlers on the connection's event-loop thread instead of Swift's global pool: no thread
         /// hop per request (faster for quick handlers), but a handler that blocks its thread stalls the
         /// other connections of that loop. Off by default.
         public var handlersOnEventLoops: Bool

@@ -95,7 +95,7 @@ public final class HTTPServer: Sendable {
                 return state.loops[state.nextLoop]
             }
             let core = self.core
-            loop.queue.async {
+            loop.execute {
                 Connection(fd: fd, peer: peer, loop: loop, core: core, probesOnly: decision == .probesOnly).start()
             }
         }
@@ -154,16 +154,16 @@ public final class HTTPServer: Sendable {
         guard let listener else { return }
         core.draining.store(true, ordering: .relaxed)
         listener.cancel()
-        for loop in loops { loop.queue.async { loop.beginShutdown() } }
+        for loop in loops { loop.execute { loop.beginShutdown() } }
         let clock = ContinuousClock()
         let end = clock.now + gracePeriod
         while core.connectionCount.load(ordering: .relaxed) > 0, clock.now < end {
             do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
         }
-        for loop in loops { loop.queue.async { loop.closeAll() } }
+        for loop in loops { loop.execute { loop.closeAll() } }
         for loop in loops {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                loop.queue.async {
+                loop.execute {
                     loop.stop()
                     done.resume()
                 }

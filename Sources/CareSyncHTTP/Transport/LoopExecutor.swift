@@ -1,16 +1,15 @@
-import Dispatch
-
-/// A task executor that runs jobs on an event loop's serial queue, so a handler started there
+/// A task executor that runs jobs on an event loop's thread, so a handler started there
 /// answers without a thread hop (used when `handlersOnEventLoops` is set).
 final class LoopExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue: DispatchQueue
+    /// The loop owns its executor.
+    private unowned let loop: EventLoop
 
-    init(queue: DispatchQueue) {
-        self.queue = queue
+    init(loop: EventLoop) {
+        self.loop = loop
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
