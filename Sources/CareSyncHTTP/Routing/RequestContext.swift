@@ -9,6 +9,8 @@ public struct RequestContext: Sendable {
     public var parameters: PathParameters
     /// Typed values keyed by `ContextKey` types.
     public var values: ContextValues
+    /// The route the router chose, noted for whoever wrapped it (the request log): shared by every copy of this context.
+    public let matchedRoute = MatchedRoute()
 
     /// Creates a context.
     public init(logger: Logger, parameters: PathParameters = PathParameters(), values: ContextValues = ContextValues()) {
@@ -42,6 +44,16 @@ public struct RequestContext: Sendable {
             requestID = nil
         }
     }
+}
+
+/// The pattern of the route a request was handed to (`/v1/patients/{patientId}/changes`), nil until the router chose one.
+/// @unchecked: the router writes it in the request's task before calling the handler, and the middleware around the
+/// router reads it in the same task after the router returned or threw.
+public final class MatchedRoute: @unchecked Sendable {
+    /// The chosen route's pattern.
+    public internal(set) var pattern: String?
+
+    init() {}
 }
 
 /// A key for a typed value in `RequestContext.values`.

@@ -13,6 +13,8 @@ public struct Router: HTTPResponder {
     }
 
     private struct Route: Sendable {
+        /// The pattern as added (`/v1/patients/{patientId}/samples`).
+        let pattern: String
         let method: HTTPRequest.Method
         let segments: [Segment]
         let handler: Handler
@@ -37,7 +39,7 @@ public struct Router: HTTPResponder {
         }
         let score = segments.map { if case .literal = $0 { true } else { false } }
         while routesByLength.count <= segments.count { routesByLength.append([]) }
-        routesByLength[segments.count].append(Route(method: method, segments: segments, handler: handler, score: score))
+        routesByLength[segments.count].append(Route(pattern: pattern, method: method, segments: segments, handler: handler, score: score))
     }
 
     /// Adds a GET route.
@@ -51,33 +53,12 @@ public struct Router: HTTPResponder {
     /// Adds a DELETE route.
     public mutating func delete(_ pattern: String, use handler: @escaping Handler) { on(.delete, pattern, use: handler) }
 
-    /// Finds the route for the request and calls its handler with the path parameters in the context.
+    /// Finds the route for the request and calls its handler with the path parameters in the context; notes the
+    /// route's pattern in `context.matchedRoute`.
     public func respond(to request: Request, context: RequestContext) async throws -> Response {
         let parts = PathSegments.of(request.head.path[...])
-        var best: (route: Route, score: [Bool])?
-        var allowed: [HTTPRequest.Method] = []
-        let candidates = parts.count < routesByLength.count ? routesByLength[parts.count] : []
-        for route in candidates {
-            guard Self.matches(route.segments, parts) else { continue }
-            let score = route.score
-            if !allowed.contains(route.method) { allowed.append(route.method) }
-            let methodFits = route.method == request.head.method
-                || (request.head.method == .head && route.method == .get)
-            guard methodFits else { continue }
-            if let current = best {
-                let exact = route.method == request.head.method && current.route.method != route.method
-                if Self.beats(score, current.score) || (exact && !Self.beats(current.score, score)) {
-                    best = (route, score)
-                }
-            } else {
-                best = (route, score)
-            }
-        }
-        guard let chosen = best?.route else {
-            if allowed.isEmpty { throw HTTPError.notFound("No resource at \(request.head.path).") }
-            if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
-            throw HTTPError.methodNotAllowed(allowed: allowed)
-        }
+        let chosen = try choose(request.head, parts: parts)
+        context.matchedRoute.pattern = chosen.pattern
         var pairs: [(String, String)] = []
         for (segment, part) in zip(chosen.segments, parts) {
             if case .parameter(let name) = segment {
@@ -87,6 +68,40 @@ public struct Router: HTTPResponder {
         var routed = context
         routed.parameters = PathParameters(pairs)
         return try await chosen.handler(request, routed)
+    }
+
+    /// The pattern of the route a request with `head` would be handed to; nil when none would (404 or 405).
+    public func pattern(for head: RequestHead) -> String? {
+        try? choose(head, parts: PathSegments.of(head.path[...])).pattern
+    }
+
+    /// The most specific route for `head` whose path is `parts`; 404 when no route has the path, 405 when none
+    /// has the method.
+    private func choose(_ head: RequestHead, parts: [Substring]) throws(HTTPError) -> Route {
+        var best: (route: Route, score: [Bool])?
+        var allowed: [HTTPRequest.Method] = []
+        let candidates = parts.count < routesByLength.count ? routesByLength[parts.count] : []
+        for route in candidates {
+            guard Self.matches(route.segments, parts) else { continue }
+            let score = route.score
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+            let methodFits = route.method == head.method || (head.method == .head && route.method == .get)
+            guard methodFits else { continue }
+            if let current = best {
+                let exact = route.method == head.method && current.route.method != route.method
+                if Self.beats(score, current.score) || (exact && !Self.beats(current.score, score)) {
+                    best = (route, score)
+                }
+            } else {
+                best = (route, score)
+            }
+        }
+        guard let chosen = best?.route else {
+            if allowed.isEmpty { throw HTTPError.notFound("No resource at \(head.path).") }
+            if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
+            throw HTTPError.methodNotAllowed(allowed: allowed)
+        }
+        return chosen
     }
 
     /// Whether `segments` matches `parts`: equal literals, non-empty parameters.

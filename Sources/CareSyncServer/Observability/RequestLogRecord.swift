@@ -5,12 +5,14 @@ import Logging
 public struct RequestLogRecord: Sendable, Equatable {
     /// The message of every request line.
     public static let message = "http.request"
+    /// The route of a request no route matched.
+    public static let unmatchedRoute = "other"
 
     /// The server-made request id (`request.id`).
     public var requestID: String
     /// The request method (`http.method`).
     public var method: String
-    /// The route template, never the path: a path names a patient (`route`).
+    /// The matched route's pattern, never the path: a path names a patient (`route`).
     public var route: String
     /// The status sent (`http.status`).
     public var status: Int

@@ -148,7 +148,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     var router = api.makeRouter()
     WebApp.register(on: &router)
     let responder = router.wrapped(by: RequestLogMiddleware(level: .info))
-    let headFilter = api.makeHeadFilter()
+    let headFilter = RequestLogHeadFilter(api.makeHeadFilter(), router: router)
     let http = HTTPServer(configuration: configuration.httpConfiguration, responder: responder,
                           headFilter: headFilter, logger: logger, onRefusal: { metrics.connectionRefused(reason: $0.rawValue) })
     metrics.onCollect { [http] in $0.setOpenConnections(http.connectionCount) }
