@@ -1,5 +1,5 @@
 /// The segments of a request path, cut on the UTF-8 bytes of `/` (ASCII: every cut is on a character boundary)
-/// into one array sized once: the router and the log's route template both read a path this way.
+/// into one array sized once: how the router reads a request's path and its own patterns.
 public enum PathSegments {
     /// "/a/b/" → ["a", "b", ""]; "/" → [""]; a leading `/` is dropped, empty segments are kept.
     public static func of(_ path: Substring) -> [Substring] {
