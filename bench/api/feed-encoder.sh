@@ -6,6 +6,7 @@
 # nothing.
 #   bench/api/feed-encoder.sh                       # release build; ROUNDS=5 by default, best round reported
 #   CARESYNC_GZIP_LEVEL=5 bench/api/feed-encoder.sh # another gzip effort (the server's gzipLevel: ISA-L level 2)
+#   PERF_OUT=FILE bench/api/feed-encoder.sh         # also records the server with `perf record -g` over the gzipped walks
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -39,7 +40,9 @@ cc -O2 "$here/read-rows.c" -lsqlite3 -o "$work/read-rows"
 best() { sort -n | head -1; }
 rounds="${ROUNDS:-5}"
 plain_walk=$(for _ in $(seq 1 "$rounds"); do walk ""; done | best)
+if [ -n "${PERF_OUT:-}" ]; then perf record -F 999 -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!; sleep 0.5; fi
 gzip_walk=$(for _ in $(seq 1 "$rounds"); do walk "-H Accept-Encoding:gzip"; done | best)
+if [ -n "${PERF_OUT:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
 plain=${plain_walk%% *} gzipped=${gzip_walk%% *}
 sqlite=$(for _ in $(seq 1 "$rounds"); do read_rows; done | sort -n | head -1)
 floor=$(for _ in $(seq 1 "$rounds"); do "$work/read-rows" "$work/caresync.sqlite" pull; done | best)

@@ -27,11 +27,14 @@ public struct RememberedText<Value> {
     /// The value of `text`: remembered, or made by `make` and remembered in place of the oldest.
     @inlinable
     public mutating func value(for text: UnsafeRawBufferPointer, make: (UnsafeRawBufferPointer) throws -> Value) rethrows -> Value {
-        for entry in entries where entry.text.count == text.count {
-            if text.isEmpty || entry.text.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
-                return entry.value
+        // Through the buffer, so the entries are compared in place rather than copied (a retain each).
+        let found = entries.withUnsafeBufferPointer { entries in
+            entries.firstIndex { entry in
+                entry.text.count == text.count
+                    && (text.isEmpty || entry.text.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
             }
         }
+        if let found { return entries[found].value }
         let value = try make(text)
         let entry = Entry(text: [UInt8](text), value: value)
         if entries.count < Self.capacity { entries.append(entry) } else { entries[next] = entry }

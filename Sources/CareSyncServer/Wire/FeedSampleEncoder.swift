@@ -41,13 +41,18 @@ struct FeedSampleEncoder: ~Copyable {
         out.append(#","syncVersion":"#)
         if let v = s.syncVersion { JSONValue.writeInteger(v, into: &out) } else { out.append("null") }
         out.append(#","type":"#)
-        var value = s.value, unit = s.type.canonicalUnit
-        // Without `unit=` (the common pull) the stored canonical value goes out unconverted.
-        if requested != nil, let canonical = unit, let answer = s.type.answerUnit(requested) {
-            value = canonical.convert(s.value, to: answer)
-            unit = answer
+        var value = s.value
+        if requested == nil {
+            // Without `unit=` (the common pull) the stored canonical value goes out unconverted.
+            typeAndUnit.writeCanonical(s.type, into: &out)
+        } else {
+            var unit = s.type.canonicalUnit
+            if let canonical = unit, let answer = s.type.answerUnit(requested) {
+                value = canonical.convert(s.value, to: answer)
+                unit = answer
+            }
+            typeAndUnit.write(s.type, unit: unit?.symbol, into: &out)
         }
-        typeAndUnit.write(s.type, unit: unit?.symbol, into: &out)
         out.append(#","uuid":""#)
         JSONValue.writeUUIDString(s.uuid, into: &out)
         out.append(#"","value":"#)
@@ -133,10 +138,24 @@ private struct RememberedMetadata {
 private struct RememberedTypeAndUnit {
     private var type: SampleType?
     private var unit: String?
+    /// Whether `unit` is `type`'s canonical unit, as `writeCanonical` wrote it.
+    private var canonical = false
     private var json: [UInt8] = []
+
+    /// Writes the type's identifier and, for a type with units, its canonical unit's symbol, looked up only when
+    /// the type differs from the last one's.
+    mutating func writeCanonical(_ type: SampleType, into out: inout ByteBuffer) {
+        guard canonical, type == self.type else {
+            write(type, unit: type.canonicalUnit?.symbol, into: &out)
+            canonical = true
+            return
+        }
+        out.append(json)
+    }
 
     /// Writes the type's identifier and, for a type with units, the unit's symbol.
     mutating func write(_ type: SampleType, unit: String?, into out: inout ByteBuffer) {
+        canonical = false
         if type != self.type || unit != self.unit {
             var text = ByteBuffer(capacity: 64)
             JSONValue.writeString(type.definition.identifier, into: &text)

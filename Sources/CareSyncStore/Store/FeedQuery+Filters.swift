@@ -81,8 +81,8 @@ extension FeedQuery {
                 rows.lastSequence = statement.int64(1)
                 if statement.int64(0) == 0 {
                     let sample = try decoder.sample(statement, offset: 1)
-                    rows.samples.append(sample)
                     if writeTimes, let ms = statement.optionalInt64(13) { rows.writeTimes[sample.uuid] = SyncRules.date(milliseconds: ms) }
+                    rows.samples.append(sample)
                 } else {
                     rows.deleted.append(try decodeTombstoneArm(statement))
                 }

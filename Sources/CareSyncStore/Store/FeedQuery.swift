@@ -41,14 +41,16 @@ enum FeedQuery {
         guard try StoreQueries.head(other) == head, try StoreQueries.purgeHorizon(other) == horizon else { return nil }
         let first = limit / 2
         let connections = [LentConnection(connection: db), LentConnection(connection: other)]
-        let halves = Parallel.map(2) { half in
+        var halves = Parallel.map(2) { half in
             Result {
                 half == 0 ? try filters.rows(after: after, limit: first, db: connections[0].connection)
                           : try filters.rows(after: middle, limit: limit - first, db: connections[1].connection)
             }
         }
-        var rows = try halves[0].get()
-        rows.append(try halves[1].get())
+        // Taken out of `halves`, so the first half's arrays are not shared and grow in place instead of being copied.
+        let second = try halves.removeLast().get()
+        var rows = try halves.removeLast().get()
+        rows.append(second)
         return rows
     }
 
