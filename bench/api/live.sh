@@ -6,6 +6,7 @@
 #   bench/api/live.sh [CLIENTS]        # default 1000; 10000 for issue 30's target
 #   CLIENT=c bench/api/live.sh 10000   # the long polls from one epoll loop in C (longpoll.c) instead of Python's asyncio,
 #                                      # whose own cost per connection can be what the figure measures; streams skipped
+#   LONGPOLL_KEEPALIVE=1 CLIENT=c bench/api/live.sh 10000  # each poll keeps its connection after its answer (a device agent)
 #   PERF_OUT=FILE CLIENT=c bench/api/live.sh 10000   # also records the server with `perf record -g` over the wake
 set -euo pipefail
 cd "$(dirname "$0")/../.."

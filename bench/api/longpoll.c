@@ -5,6 +5,8 @@
 //
 //   cc -O2 -o /tmp/longpoll bench/api/longpoll.c
 //   /tmp/longpoll HOST PORT DEVICE_TOKEN PATIENT WRITER_TOKEN ANCHOR WAITERS      (bench/api/live.sh runs it: CLIENT=c)
+// LONGPOLL_KEEPALIVE=1 keeps each poll's connection open after its answer, as a device agent polling again would
+// (the default asks the server to close it: `Connection: close`).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -108,10 +110,12 @@ int main(int argc, char **argv) {
     server.sin_port = htons((uint16_t)atoi(argv[2]));
     inet_pton(AF_INET, argv[1], &server.sin_addr);
 
+    int keepAlive = getenv("LONGPOLL_KEEPALIVE") != NULL;
     char request[1024];
     int length = snprintf(request, sizeof request,
                           "GET /v1/patients/%s/changes?anchor=%s&wait=60 HTTP/1.1\r\nHost: bench\r\n"
-                          "Authorization: Bearer %s\r\nConnection: close\r\n\r\n", patient, anchor, device);
+                          "Authorization: Bearer %s\r\n%s\r\n", patient, anchor, device,
+                          keepAlive ? "" : "Connection: close\r\n");
     struct waiter *waiters = calloc((size_t)count, sizeof *waiters);
     int poll = epoll_create1(0);
     for (int i = 0; i < count; i++) {
@@ -151,7 +155,7 @@ int main(int argc, char **argv) {
                 if (n < 0 && errno == EAGAIN && !complete(w)) break;
                 if (!w->done) { w->done = now(); complete(w); left--; }
                 epoll_ctl(poll, EPOLL_CTL_DEL, w->fd, NULL);
-                close(w->fd);
+                if (!keepAlive) close(w->fd);
                 break;
             }
         }
