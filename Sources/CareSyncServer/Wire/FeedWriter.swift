@@ -43,12 +43,9 @@ enum FeedWriter {
         return Parallel.map(parts) { part in
             let range = min(samples.count, part * size)..<min(samples.count, (part + 1) * size)
             var encoder = FeedSampleEncoder(samples: range.count, unit: unit)
-            // Through the buffer, so each sample is read in place rather than copied (a retain per field).
-            samples.withUnsafeBufferPointer { samples in
-                for index in range {
-                    if index > 0 { encoder.out.append(",") }
-                    encoder.sample(samples[index])
-                }
+            for index in range {
+                if index > 0 { encoder.out.append(",") }
+                encoder.sample(samples[index])
             }
             return WrittenPart(encoder.takeBuffer())
         }
