@@ -110,7 +110,8 @@ int main(int argc, char **argv) {
     server.sin_port = htons((uint16_t)atoi(argv[2]));
     inet_pton(AF_INET, argv[1], &server.sin_addr);
 
-    int keepAlive = getenv("LONGPOLL_KEEPALIVE") != NULL;
+    const char *keep = getenv("LONGPOLL_KEEPALIVE");
+    int keepAlive = keep != NULL && *keep != 0;  // set and not empty
     char request[1024];
     int length = snprintf(request, sizeof request,
                           "GET /v1/patients/%s/changes?anchor=%s&wait=60 HTTP/1.1\r\nHost: bench\r\n"
