@@ -5,11 +5,12 @@
 
 # ---- Build stage: the official Swift image, a release binary with the static Swift stdlib.
 FROM swift:6.3-bookworm AS build
-# libpq's headers for the PostgreSQL store (CLibPQ), ISA-L's for gzip answers (CIsal) and libcurl's for webhook
-# deliveries (CCurl: the official Swift image has them already); the Swift image has SQLite's and zlib's.
+# libpq's headers for the PostgreSQL store (CLibPQ), ISA-L's for gzip answers (CIsal), jemalloc for the server's
+# allocator and libcurl's for webhook deliveries (CCurl: the official Swift image has them already); the Swift image
+# has SQLite's and zlib's.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libpq-dev libisal-dev libcurl4-openssl-dev \
+    && apt-get install -y --no-install-recommends libpq-dev libisal-dev libjemalloc-dev libcurl4-openssl-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Package.swift and every folder its targets name (Sources, Tests, bench); .dockerignore drops the rest.
@@ -22,13 +23,13 @@ RUN --mount=type=cache,target=/src/.build,id=caresync-swift-build \
     && cp "$bin/caresync" /out/caresync \
     && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /out/ \;
 
-# ---- Runtime stage: slim Debian with only the SQLite, zlib, ISA-L, libpq and libcurl runtime libraries (libcurl and the
-# CA certificates for webhook deliveries, CCurl).
+# ---- Runtime stage: slim Debian with only the SQLite, zlib, ISA-L, jemalloc, libpq and libcurl runtime libraries
+# (libcurl and the CA certificates for webhook deliveries, CCurl).
 FROM debian:bookworm-slim AS runtime
 # Versions follow bookworm's security updates rather than a pin that would go stale.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libisal2 libpq5 libcurl4 ca-certificates \
+    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libisal2 libjemalloc2 libpq5 libcurl4 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 caresync \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home \

@@ -26,8 +26,6 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // <sys/epoll.h>, which Glibc's module leaves out: the HTTP event loops' epoll sets.
         .systemLibrary(name: "CEpoll"),
-        // <malloc.h>, also left out: the executable's allocator thresholds (mallopt).
-        .systemLibrary(name: "CMalloc"),
 
         // Work split over the cores (feed reads, feed JSON, gzip pieces). Knows nothing else.
         .target(name: "CareSyncParallel"),
@@ -76,8 +74,12 @@ let package = Package(
         ], resources: [.copy("Files")]),
         // The executable only wires: it picks the backend and hands it to the API.
         .executableTarget(name: "caresync", dependencies: [
-            "CareSyncServer", "CareSyncBackends", "CareSyncCore", "CareSyncHTTP", "CMalloc",
+            "CareSyncServer", "CareSyncBackends", "CareSyncCore", "CareSyncHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], linkerSettings: [
+            // jemalloc in place of glibc's malloc for the server process (libjemalloc-dev; docs/benchmarks.md
+            // "jemalloc"): threads allocate and free without waiting on each other's arena locks.
+            .linkedLibrary("jemalloc", .when(platforms: [.linux])),
         ]),
 
         // A trivial HTTP server for wrk, the differential check and the fuzz seeds (bench/http).

@@ -58,6 +58,14 @@ pass "HEALTHCHECK (caresync healthcheck) passed after $((SECONDS + 120 - deadlin
 if in_container healthcheck --port 1 > /dev/null 2>&1; then fail "healthcheck against a closed port exited 0"; fi
 pass "healthcheck against a closed port exits non-zero"
 
+# The binary allocates through jemalloc (Package.swift links it; the runtime stage installs libjemalloc2): asked to,
+# jemalloc prints its statistics at exit, which glibc's malloc would ignore.
+stats="$(podman exec -e MALLOC_CONF=stats_print:true "$name" /app/caresync --help 2>&1 || true)"
+case "$stats" in
+  *"Begin jemalloc statistics"*) pass "the server's allocator is jemalloc" ;;
+  *) fail "the server's allocator is not jemalloc: MALLOC_CONF=stats_print:true printed no jemalloc statistics" ;;
+esac
+
 [ "$(http GET /healthz)" = 200 ] || fail "GET /healthz"
 pass "GET /healthz 200 through the published port"
 [ "$(http GET /readyz)" = 200 ] || fail "GET /readyz"

@@ -2,7 +2,7 @@
 # Makes local stand-ins for the Dockerfile's two base images, tagged with the exact FROM names,
 # because no image registry is reachable here:
 #   runtime (debian:bookworm-slim): `debootstrap --variant=minbase bookworm`, plus a tiny offline
-#     apt repository holding libsqlite3-0, zlib1g and libisal2, since builds get no network; the Dockerfile's
+#     apt repository holding libsqlite3-0, zlib1g, libisal2 and libjemalloc2, since builds get no network; the Dockerfile's
 #     unchanged `apt-get update && apt-get install` then works as it does against Debian's mirror.
 #     libpq5, libcurl4 and ca-certificates (and their dependencies) come preinstalled instead, so installing
 #     them is a no-op.
@@ -10,14 +10,14 @@
 #     image has, this machine's toolchain (/opt/swift, without debugger and editor tools), a
 #     copy of /opt/swift-packages and the same git `url.insteadOf` settings, so
 #     `swift build` resolves dependencies offline exactly as it does on this machine. It also has
-#     libpq-dev and libisal-dev preinstalled and no apt sources, so the Dockerfile's `apt-get install` of them is a
+#     libpq-dev, libisal-dev and libjemalloc-dev preinstalled and no apt sources, so the Dockerfile's `apt-get install` of them is a
 #     no-op offline, where the official image downloads it.
 # Roots are cached in .container-cache/; images are skipped when their input stamp matches.
 set -euo pipefail
 source "$(dirname "$0")/container-env.sh"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-build_packages=binutils,git,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libncurses6,libsqlite3-dev,libstdc++-12-dev,libxml2-dev,pkg-config,tzdata,zlib1g-dev,ca-certificates,unzip,libpq-dev,libisal-dev
-runtime_debs=(libsqlite3-0 zlib1g libisal2)
+build_packages=binutils,git,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libncurses6,libsqlite3-dev,libstdc++-12-dev,libxml2-dev,pkg-config,tzdata,zlib1g-dev,ca-certificates,unzip,libpq-dev,libisal-dev,libjemalloc-dev
+runtime_debs=(libsqlite3-0 zlib1g libisal2 libjemalloc2)
 runtime_packages=libpq5,libcurl4,ca-certificates
 swift_version="$(/opt/swift/usr/bin/swift --version 2>/dev/null | head -n 1)"
 

@@ -14,7 +14,6 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "TCP port (default 8080); 0 picks a free one.") var port: Int?
 
     func run() async throws {
-        AllocatorTuning.apply()
         var flags: [ConfigurationKey: String] = [:]
         if let host { flags[.host] = host }
         if let port { flags[.port] = String(port) }

@@ -41,7 +41,10 @@ best() { sort -n | head -1; }
 rounds="${ROUNDS:-5}"
 plain_walk=$(for _ in $(seq 1 "$rounds"); do walk ""; done | best)
 if [ -n "${PERF_OUT:-}" ]; then perf record -F 999 -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!; sleep 0.5; fi
+faults() { awk '{print $10}' "/proc/$pid/stat"; }   # the server's minor page faults so far
+faults_before=$(faults)
 gzip_walk=$(for _ in $(seq 1 "$rounds"); do walk "-H Accept-Encoding:gzip"; done | best)
+faults_after=$(faults)
 if [ -n "${PERF_OUT:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
 plain=${plain_walk%% *} gzipped=${gzip_walk%% *}
 sqlite=$(for _ in $(seq 1 "$rounds"); do read_rows; done | sort -n | head -1)
@@ -50,6 +53,7 @@ echo "feed of 100,000 samples in $pages pages, best of $rounds walks (curl, bodi
 echo "  plain JSON: ${plain} s (${plain_walk##* } bytes)   gzip level ${CARESYNC_GZIP_LEVEL:-1}: ${gzipped} s (${gzip_walk##* } bytes)"
 echo "  reading the same rows from C with the feed's query: ${floor%% *} s ($(echo "$floor" | cut -d' ' -f2) rows)"
 echo "  reading the same rows with Python's sqlite3: ${sqlite%% *} s (${sqlite##* } rows)"
+echo "  server during the gzipped walks: $((faults_after - faults_before)) minor page faults; peak RSS $(awk '/^VmHWM/ {print $2, $3}' "/proc/$pid/status")"
 python3 -c "print(f'  ratios to the read from C: plain {$plain / ${floor%% *}:.1f}x, gzip {$gzipped / ${floor%% *}:.1f}x; target gzip <= 0.20 s')"
 # gzip's share, library by library, on the walk's first page (bench/api/deflate-libraries.c).
 curl -sf -o "$work/page.json" -H "Authorization: Bearer $token" "$(sed -n 's/^url = "\(.*\)"$/\1/p' "$work/urls" | head -n 1)"
