@@ -8,6 +8,8 @@
 #   BENCH_BINS="main=/tmp/caresync-main door=.build/release/caresync" compares builds in the same run
 #   READ=feed: the authorized read instead: an empty feed page (GET /v1/patients/reader/changes?anchor=<head>) with
 #   a device token, against nginx answering the same path with a 40-byte body
+#   PERF_OUT=FILE: also records each caresync build with `perf record -g` during its first round (FILE.NAME; the
+#   CPU figures of that round include perf's own cost)
 # Loopback only. Figures go to stdout and bench/out/door/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -81,9 +83,14 @@ run_wrk() { # name port round pids...
   local name=$1 port=$2 round=$3; shift 3
   local address="http://127.0.0.1:$port$target${query[$name]:-}" auth=(-H "${header[$name]:-X-Bench: 1}")
   wrk -t2 -c"$connections" -d2s "${auth[@]}" "$address" > "$out/warmup-$name-$round.txt"  # warm-up
+  local perf_pid=""
+  if [ -n "${PERF_OUT:-}" ] && [ "$name" != nginx ] && [ "$round" = 1 ]; then
+    perf record -F 999 -g -o "$PERF_OUT.$name" -p "$1" >/dev/null 2>&1 & perf_pid=$!
+  fi
   local before; before=$(cpu_ticks "$@")
   wrk -t2 -c"$connections" -d"${seconds}s" --latency "${auth[@]}" "$address" > "$out/wrk-$name-$round.txt"
   local after; after=$(cpu_ticks "$@")
+  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   local count; count=$(awk '/requests in/ {print $1}' "$out/wrk-$name-$round.txt")
   if grep -q 'Non-2xx' "$out/wrk-$name-$round.txt"; then echo "$name: answers other than 2xx"; cat "$out/wrk-$name-$round.txt"; exit 1; fi
   served[$name]=$(( ${served[$name]:-0} + count + $(awk '/requests in/ {print $1}' "$out/warmup-$name-$round.txt") ))

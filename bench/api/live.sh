@@ -40,7 +40,7 @@ if [ "${CLIENT:-python}" = c ]; then
   LONGPOLL_PAUSE=2 "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients" >"$work/longpoll.out" &
   client=$!
   until grep -q parked "$work/longpoll.out" 2>/dev/null; do sleep 0.1; done
-  perf record -F 999 -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!
+  perf record -F "${PERF_FREQ:-999}" -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!
   wait "$client"; kill -INT "$perf_pid"; wait "$perf_pid" || true
   cat "$work/longpoll.out"
   exit 0
