@@ -8,6 +8,8 @@
 #                                      # whose own cost per connection can be what the figure measures; streams skipped
 #   LONGPOLL_KEEPALIVE=1 CLIENT=c bench/api/live.sh 10000  # each poll keeps its connection after its answer (a device agent)
 #   PERF_OUT=FILE CLIENT=c bench/api/live.sh 10000   # also records the server with `perf record -g` over the wake
+#                                      # (PERF_FREQ samples a second, default 999); CLIENT=c also prints the server's
+#                                      # CPU over the commit and the wake
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=bench/api
@@ -32,17 +34,20 @@ if [ "${CLIENT:-python}" = c ]; then
   anchor="$(curl -sf "$url/v1/patients/live/changes?anchor=now&limit=1" -H "Authorization: Bearer $device" |
             python3 -c 'import json, sys; print(json.load(sys.stdin)["anchor"])')"
   port="${url##*:}"
-  if [ -z "${PERF_OUT:-}" ]; then
-    "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients"
-    exit 0
-  fi
-  # Profiled: perf starts once every poll is parked (the client pauses 2 s before its commit), so it sees the wake.
-  LONGPOLL_PAUSE=2 "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients" >"$work/longpoll.out" &
+  # The client pauses 1 s once every poll is parked (2 s when profiled, so perf starts on the wake alone); the server's
+  # CPU (user+system ticks in /proc/PID/stat) is read in that pause and after the last answer.
+  ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+  LONGPOLL_PAUSE=$([ -n "${PERF_OUT:-}" ] && echo 2 || echo 1) \
+    "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients" >"$work/longpoll.out" &
   client=$!
   until grep -q parked "$work/longpoll.out" 2>/dev/null; do sleep 0.1; done
-  perf record -F "${PERF_FREQ:-999}" -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!
-  wait "$client"; kill -INT "$perf_pid"; wait "$perf_pid" || true
+  before=$(ticks)
+  if [ -n "${PERF_OUT:-}" ]; then perf record -F "${PERF_FREQ:-999}" -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!; fi
+  wait "$client"
+  after=$(ticks)
+  if [ -n "${PERF_OUT:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   cat "$work/longpoll.out"
+  python3 -c "import sys; ms = (int(sys.argv[1]) * 1000 / $(getconf CLK_TCK)); print(f'server CPU over the commit and the wake: {ms:.0f} ms ({ms * 1000 / $clients:.0f} us a poll)')" "$((after - before))"
   exit 0
 fi
 SERVER_PID="$pid" python3 "$here/longpoll.py" "$url" "$device" live "$writer" "$clients"
