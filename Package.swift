@@ -77,8 +77,8 @@ let package = Package(
             "CareSyncServer", "CareSyncBackends", "CareSyncCore", "CareSyncHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: [
-            // jemalloc in place of glibc's malloc for the server process (libjemalloc-dev; docs/benchmarks.md
-            // "jemalloc"): threads allocate and free without waiting on each other's arena locks.
+            // jemalloc in place of glibc's malloc for the server process (libjemalloc-dev; docs/benchmarks.md,
+            // "jemalloc as the server's allocator"): threads allocate and free without waiting on arena locks.
             .linkedLibrary("jemalloc", .when(platforms: [.linux])),
         ]),
 
