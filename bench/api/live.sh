@@ -35,17 +35,21 @@ if [ "${CLIENT:-python}" = c ]; then
             python3 -c 'import json, sys; print(json.load(sys.stdin)["anchor"])')"
   port="${url##*:}"
   # The client pauses 1 s once every poll is parked (2 s when profiled, so perf starts on the wake alone); the server's
-  # CPU (user+system ticks in /proc/PID/stat) is read in that pause and after the last answer.
+  # CPU (user+system ticks in /proc/PID/stat) is read in that pause and when the client prints its figures.
   ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
-  LONGPOLL_PAUSE=$([ -n "${PERF_OUT:-}" ] && echo 2 || echo 1) \
+  # The client says "done" on a FIFO once its figures are out (waited on without polling, which would take CPU from
+  # the wake) and keeps its connections 1 s more: the CPU is read, and perf stopped, before their teardown.
+  mkfifo "$work/done"; exec 3<>"$work/done"
+  LONGPOLL_PAUSE=$([ -n "${PERF_OUT:-}" ] && echo 2 || echo 1) LONGPOLL_LINGER=1 LONGPOLL_DONE="$work/done" \
     "$work/longpoll" 127.0.0.1 "$port" "$device" live "$writer" "$anchor" "$clients" >"$work/longpoll.out" &
   client=$!
   until grep -q parked "$work/longpoll.out" 2>/dev/null; do sleep 0.1; done
   before=$(ticks)
-  if [ -n "${PERF_OUT:-}" ]; then perf record -F "${PERF_FREQ:-999}" -g -o "$PERF_OUT" -p "$pid" >/dev/null 2>&1 & perf_pid=$!; fi
-  wait "$client"
+  if [ -n "${PERF_OUT:-}" ]; then perf record -F "${PERF_FREQ:-999}" -g -o "$PERF_OUT" $([ -n "${PERF_ALL:-}" ] && echo -a || echo -p "$pid") >/dev/null 2>&1 & perf_pid=$!; fi
+  read -r -t 150 _ <&3 || true
   after=$(ticks)
   if [ -n "${PERF_OUT:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
+  wait "$client"
   cat "$work/longpoll.out"
   python3 -c "import sys; ms = (int(sys.argv[1]) * 1000 / $(getconf CLK_TCK)); print(f'server CPU over the commit and the wake: {ms:.0f} ms ({ms * 1000 / $clients:.0f} us a poll)')" "$((after - before))"
   exit 0

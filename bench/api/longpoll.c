@@ -176,5 +176,13 @@ int main(int argc, char **argv) {
                latency[0], latency[answered / 2], latency[(int)(answered * 0.99) > 0 ? (int)(answered * 0.99) - 1 : 0],
                latency[answered - 1]);
     }
+    fflush(stdout);
+    // LONGPOLL_DONE=FIFO hears "done" once the figures are out (the script waits on it without spending CPU).
+    if (getenv("LONGPOLL_DONE")) {
+        FILE *done = fopen(getenv("LONGPOLL_DONE"), "w");
+        if (done) { fputs("done\n", done); fclose(done); }
+    }
+    // LONGPOLL_LINGER=SECONDS keeps the connections open after the figures (a profiler can stop before the teardown).
+    if (getenv("LONGPOLL_LINGER")) usleep((useconds_t)(atof(getenv("LONGPOLL_LINGER")) * 1e6));
     return 0;
 }

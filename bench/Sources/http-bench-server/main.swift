@@ -6,6 +6,9 @@ import Logging
 //   http-bench-server [--host H] [--port P] [--log] [--on-loops] [--loops N]
 // GET /hello answers a 13-byte text; POST /echo answers the (de-chunked, inflated) body;
 // prints "listening on http://H:P" once ready; SIGTERM/SIGINT stop it gracefully.
+// The floor of a long-poll wake-up (bench/http/wake.sh), on the paths bench/api/longpoll.c uses: GET
+// /v1/patients/{p}/changes parks until POST /v1/patients/{p}/samples, then answers a feed-sized JSON body;
+// GET /metrics says how many are parked (`caresync_feed_parked_long_polls N`). No store, no token, no audit.
 
 var host = "127.0.0.1"
 var port = 8080
@@ -37,6 +40,34 @@ router.post("/echo") { request, _ in
 }
 router.get("/items/{id}") { _, context in
     try Response.json(["id": context.parameters.require("id")])
+}
+
+/// Requests parked until the next wake.
+final class Parking: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parked: [CheckedContinuation<Void, Never>] = []
+    /// How many wait now.
+    var count: Int { lock.withLock { parked.count } }
+    /// Waits for the next `wakeAll`.
+    func park() async { await withCheckedContinuation { c in lock.withLock { parked.append(c) } } }
+    /// Resumes every waiter.
+    func wakeAll() { for c in lock.withLock({ () -> [CheckedContinuation<Void, Never>] in defer { parked = [] }; return parked }) { c.resume() } }
+}
+let parking = Parking()
+// About the size of a woken poll's answer from `caresync serve`: one sample and a sealed anchor.
+let wokenBody = Array(("{\"samples\":[{\"uuid\":\"6F1B6C3E-6B2E-4A0E-9C55-3B7B2C1E0A11\",\"type\":\"stepCount\",\"value\":12,"
+    + "\"unit\":\"count\",\"start\":\"2020-06-18T10:00:00Z\",\"end\":\"2020-06-18T10:01:00Z\",\"source\":\"org.example.writer\","
+    + "\"metadata\":{}}],\"deletedObjects\":[],\"anchor\":\"" + String(repeating: "A", count: 110) + "\",\"hasMore\":false}").utf8)
+router.get("/v1/patients/{patientId}/changes") { _, _ in
+    await parking.park()
+    return Response(status: .ok, headers: [.contentType: "application/json"], body: .bytes(wokenBody))
+}
+router.post("/v1/patients/{patientId}/samples") { _, _ in
+    parking.wakeAll()
+    return Response(status: .ok, headers: [.contentType: "application/json"], body: .bytes(Array("{}".utf8)))
+}
+router.get("/metrics") { _, _ in
+    Response(status: .ok, headers: [.contentType: "text/plain"], body: .bytes(Array("caresync_feed_parked_long_polls \(parking.count)\n".utf8)))
 }
 
 /// One log line per request, for runs that measure logging's cost.
