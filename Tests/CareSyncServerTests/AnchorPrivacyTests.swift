@@ -18,9 +18,23 @@ import Testing
         #expect(!first.contains(anchor.encoded) && Anchor.decode(first) == nil)
     }
 
+    @Test func noncesDrawnInBulkNeverRepeatAcrossRefills() throws {
+        let wire = AnchorWire(key: Self.key)
+        let anchor = Anchor(storeID: "store", sequence: 12)
+        // 1,000 seals use the nonce pool's first draw (341 nonces) and two refills.
+        let sealed = (0..<1_000).map { _ in wire.encode(anchor) }
+        let nonces = try sealed.map { try #require(Base64URL.decode($0))[1...12] }
+        #expect(Set(sealed).count == 1_000 && Set(nonces.map(Array.init)).count == 1_000)
+        for text in sealed.prefix(3) + sealed.suffix(3) {
+            #expect(try wire.decode(text) == anchor)
+            #expect(try wire.decode(text) == anchor, "opened again from what was remembered")
+        }
+    }
+
     @Test func anAlteredForgedOrForeignSealedAnchorIsInvalid() throws {
         let wire = AnchorWire(key: Self.key)
         let sealed = wire.encode(Anchor(storeID: "store", sequence: 12))
+        #expect(try wire.decode(sealed) == Anchor(storeID: "store", sequence: 12))  // remembered as opened
         var bytes = try #require(Base64URL.decode(sealed))
         bytes[20] ^= 1
         for text in [Anchor.base64URL(bytes), AnchorWire(key: Array(repeating: 8, count: 32)).encode(Anchor(storeID: "store", sequence: 12)),
