@@ -83,7 +83,7 @@ let package = Package(
         ]),
 
         // A trivial HTTP server for wrk, the differential check and the fuzz seeds (bench/http).
-        .executableTarget(name: "http-bench-server", dependencies: ["CareSyncHTTP"], path: "bench/Sources/http-bench-server"),
+        .executableTarget(name: "http-bench-server", dependencies: ["CareSyncHTTP", "CareSyncLocking"], path: "bench/Sources/http-bench-server"),
         // A child process the store's crash-safety test kills with SIGKILL while it writes.
         .executableTarget(name: "caresync-crash-writer", dependencies: ["CareSyncStore", "CareSyncCore"]),
         // Store benchmark: raw SQLite reference vs the sync store (release build; see docs/benchmarks.md).

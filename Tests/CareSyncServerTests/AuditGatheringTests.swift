@@ -20,9 +20,16 @@ import Testing
         let durable = Locked<Set<String>>([])
     }
 
+    /// Returns once `started` says the first write is under way (so the records after it must gather).
+    static func untilStarted(_ started: Locked<Bool>) async throws {
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
     @Test func recordsThatComeDuringAWriteShareTheNext() async throws {
         let writes = Writes()
+        let started = Locked(false)
         let log = AuditLog { records in
+            started.withLock { $0 = true }
             try await Task.sleep(for: .milliseconds(30))
             writes.batches.withLock { $0.append(records.map(\.tokenID)) }
             writes.durable.withLock { $0.formUnion(records.map(\.tokenID)) }
@@ -34,7 +41,7 @@ import Testing
                     // Answered only once its record's write returned.
                     #expect(writes.durable.withLock { $0.contains("t\(n)") })
                 }
-                if n == 0 { try await Task.sleep(for: .milliseconds(5)) }  // the first write is under way
+                if n == 0 { try await Self.untilStarted(started) }  // the first write is under way
             }
             try await group.waitForAll()
         }
@@ -47,8 +54,10 @@ import Testing
     @Test func aFailedWriteAnswersEachOfItsRequests503() async throws {
         struct DiskFull: Error {}
         let calls = Locked(0)
+        let started = Locked(false)
         let log = AuditLog { _ in
             calls.withLock { $0 += 1 }
+            started.withLock { $0 = true }
             try await Task.sleep(for: .milliseconds(20))
             throw DiskFull()
         }
@@ -57,7 +66,7 @@ import Testing
                 group.addTask {
                     do { try await log.commit(Self.record(n)); return 200 } catch let error as HTTPError { return Int(error.status.code) }
                 }
-                if n == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                if n == 0 { try await Self.untilStarted(started) }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }

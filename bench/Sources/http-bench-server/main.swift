@@ -1,4 +1,5 @@
 import CareSyncHTTP
+import CareSyncLocking
 import Foundation
 import Logging
 
@@ -43,15 +44,14 @@ router.get("/items/{id}") { _, context in
 }
 
 /// Requests parked until the next wake.
-final class Parking: @unchecked Sendable {
-    private let lock = NSLock()
-    private var parked: [CheckedContinuation<Void, Never>] = []
+final class Parking: Sendable {
+    private let parked = Locked<[CheckedContinuation<Void, Never>]>([])
     /// How many wait now.
-    var count: Int { lock.withLock { parked.count } }
+    var count: Int { parked.withLock { $0.count } }
     /// Waits for the next `wakeAll`.
-    func park() async { await withCheckedContinuation { c in lock.withLock { parked.append(c) } } }
+    func park() async { await withCheckedContinuation { c in parked.withLock { $0.append(c) } } }
     /// Resumes every waiter.
-    func wakeAll() { for c in lock.withLock({ () -> [CheckedContinuation<Void, Never>] in defer { parked = [] }; return parked }) { c.resume() } }
+    func wakeAll() { for c in parked.withLock({ list in defer { list = [] }; return list }) { c.resume() } }
 }
 let parking = Parking()
 // About the size of a woken poll's answer from `caresync serve`: one sample and a sealed anchor.
