@@ -145,17 +145,21 @@ extension Connection {
                 HTTPError.unavailable("Too many requests in flight.").response(), for: current.head, core: core, close: close))
             return
         }
+        let running = HandlerTask()
+        handler = running
         guard core.configuration.handlersOnEventLoops else {
-            handler = Task {
+            running.hold(Task {
                 let prepared = await Self.answer(current, core: core, close: close)
+                running.end()
                 self.loop.complete(self, with: prepared)
-            }
+            })
             return
         }
-        handler = Task(executorPreference: loop.executor) {
+        running.hold(Task(executorPreference: loop.executor) {
             let prepared = await Self.answer(current, core: core, close: close)
+            running.end()
             self.send(prepared)  // the task runs on this connection's loop thread
-        }
+        })
     }
 
     /// Runs the head filter (when it has not run yet) and the responder; prepares the response.

@@ -19,7 +19,10 @@ extension Connection {
         write(prepared.bytes) { _ in }
         let logger = core.logger
         // The pump is the connection's handler now: a client that goes away cancels it, which ends the stream.
-        handler = Task {
+        let pump = HandlerTask()
+        handler = pump
+        pump.hold(Task {
+            defer { pump.end() }
             var complete = true
             do {
                 for try await piece in stream where !piece.isEmpty {
@@ -38,7 +41,7 @@ extension Connection {
                 if !finished { self.closeAfterResponse = true }
                 self.write([]) { [self] ok in if ok { responseWritten() } }
             }
-        }
+        })
     }
 
     /// Writes from a task; returns false if the connection closed first.

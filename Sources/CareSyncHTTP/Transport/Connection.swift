@@ -66,7 +66,7 @@ final class Connection: @unchecked Sendable {
     var onDrained: [(Bool) -> Void] = []
     /// The task answering the current request, then the one pumping a streamed body; cancelled when the
     /// client goes away before the answer (or during the stream).
-    var handler: Task<Void, Never>?
+    var handler: HandlerTask?
 
     init(fd: Int32, peer: String, loop: EventLoop, core: ServerCore, probesOnly: Bool = false) {
         self.fd = fd
