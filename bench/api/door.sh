@@ -5,7 +5,8 @@
 # processes in /proc/PID/stat, divided by the requests wrk counted) for each, and the ratios to nginx.
 #   bench/api/door.sh [seconds]         (default 20; needs wrk and nginx: apt-get install wrk nginx-light)
 #   ROUNDS=3 PATH_UNDER_TEST=/healthz CONNECTIONS=64
-#   BENCH_BINS="main=/tmp/caresync-main door=.build/release/caresync" compares builds in the same run
+#   BENCH_BINS="main=/tmp/caresync-main door=.build/release/caresync" compares builds in the same run (their order
+#   flips every round: use an even ROUNDS)
 #   READ=feed: the authorized read instead: an empty feed page (GET /v1/patients/reader/changes?anchor=<head>) with
 #   a device token, against nginx answering the same path with a 40-byte body
 #   PERF_OUT=FILE: also records each caresync build with `perf record -g` during its first round (FILE.NAME; the
@@ -103,7 +104,10 @@ run_wrk() { # name port round pids...
 echo "== wrk -t2 -c$connections -d${seconds}s GET $target, $rounds rounds, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
   run_wrk nginx "$nginx_port" "$round" $(pgrep -P "$nginx_pid" | tr '\n' ' ')
-  for name in "${names[@]}"; do run_wrk "$name" "${server_port[$name]}" "$round" "${server_pid[$name]}"; done
+  # The builds' order flips every round: the one run second in a round tends to do better.
+  order=("${names[@]}")
+  if (( round % 2 == 0 )); then order=(); for (( i = ${#names[@]} - 1; i >= 0; i-- )); do order+=("${names[$i]}"); done; fi
+  for name in "${order[@]}"; do run_wrk "$name" "${server_port[$name]}" "$round" "${server_pid[$name]}"; done
 done
 echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
