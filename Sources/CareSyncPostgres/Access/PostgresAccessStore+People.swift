@@ -100,7 +100,7 @@ extension PostgresAccessStore {
     }
 
     public func touchSession(id: String, at: Date) throws {
-        try database.write { db in
+        _ = try database.write { db in
             try db.query("UPDATE sessions SET last_used_at = greatest(last_used_at, $1) WHERE id = $2 AND ended_at IS NULL",
                          [.int64(Self.ms(at)), .text(id)])
         }

@@ -33,7 +33,7 @@ public final class PostgresAlertStore: AlertStore {
     }
 
     public func setRules(_ r: AlertRules, careTeam: String) throws {
-        try database.write { db in
+        _ = try database.write { db in
             try db.query("""
                 INSERT INTO alert_rules (care_team, device_silent_enabled, device_silent_hours, period_cannot_reach16_enabled,
                   period_behind_pace_enabled, weekly_steps_drop_enabled, weekly_steps_drop_percent, walk_test_drop_enabled,

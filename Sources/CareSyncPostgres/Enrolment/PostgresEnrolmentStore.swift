@@ -59,7 +59,7 @@ public final class PostgresEnrolmentStore: EnrolmentStore {
     }
 
     public func releaseEnrolment(id: String) throws {
-        try database.write { db in
+        _ = try database.write { db in
             try db.query("UPDATE enrolments SET redeemed_at = NULL WHERE id = $1 AND token_id IS NULL", [.text(id)])
         }
     }

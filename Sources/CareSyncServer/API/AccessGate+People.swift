@@ -49,7 +49,7 @@ extension AccessGate {
         }
         if credentials.origin != nil { try credentials.requireAllowedOrigin(allowedOrigins) }
         let address = credentials.transport.address
-        if let seconds = failedAuthBudget.spend(address) ?? account.flatMap { accountBudget.spend($0) } {
+        if let seconds = failedAuthBudget.spend(address) ?? account.flatMap({ accountBudget.spend($0) }) {
             metrics.rateLimited(reason: "failedSignIn")
             throw HTTPError.tooManyRequests("Too many failed sign-ins; retry later.", retryAfter: seconds)
         }

@@ -45,7 +45,7 @@ struct IdentitiesController: Sendable {
                 problems.append(ValidationProblem(index: nil, field: "issuer", message: "the provider's issuer URL (1–2048 bytes); defaults to oidc.issuer when that is set"))
             }
             let subject = body["subject"]?.stringValue
-            if subject == nil || subject?.isEmpty == true || (subject?.utf8.count ?? 0) > 255 || subject.map { InvisibleCharacters.occur(in: $0) } == true {
+            if subject == nil || subject?.isEmpty == true || (subject?.utf8.count ?? 0) > 255 || subject.map({ InvisibleCharacters.occur(in: $0) }) == true {
                 problems.append(ValidationProblem(index: nil, field: "subject", message: "the provider's subject id (sub), 1–255 bytes without control characters"))
             }
             guard problems.isEmpty, let issuer, let subject else { throw HTTPError.validation(problems) }

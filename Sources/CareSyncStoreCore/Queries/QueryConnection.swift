@@ -13,7 +13,7 @@ public enum QueryValue: Sendable, Hashable {
 }
 
 /// One result row, read by 0-based column.
-public protocol QueryRow {
+public protocol QueryRow: SendableMetatype {
     /// The text of `column`.
     func text(_ column: Int) throws -> String
     /// The integer of `column`.
@@ -31,7 +31,7 @@ public protocol QueryRow {
 }
 
 /// A connection the shared queries run on; the SQL text they pass is the dialect's own (`ReportSQL`, …).
-public protocol QueryConnection: AnyObject {
+public protocol QueryConnection: AnyObject, SendableMetatype {
     /// A row of this connection's results.
     associatedtype Row: QueryRow
     /// The marker of the `index`th parameter (1-based) in this dialect's SQL: `?` on SQLite, `$1` on PostgreSQL.

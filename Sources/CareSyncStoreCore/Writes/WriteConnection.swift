@@ -2,7 +2,7 @@
 ///
 /// Each backend conforms with its own SQL: SQLite `BEGIN IMMEDIATE` and a savepoint per job; PostgreSQL
 /// `BEGIN` (READ COMMITTED) and a savepoint per job when the group holds more than one.
-public protocol WriteConnection: AnyObject {
+public protocol WriteConnection: AnyObject, SendableMetatype {
     /// Opens the group's write transaction.
     func beginGroup() throws
     /// Runs one job so that, when it throws, only its own work is undone; `alone` when it is the group's only job.
