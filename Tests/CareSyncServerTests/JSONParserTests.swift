@@ -9,7 +9,7 @@ import Testing
         #expect(value["a"] == [1, -2.5, 300, 0, true, false, nil])
         #expect(value["s"] == .string("x\"\\/\né😀"))
         #expect(value["o"] == .object([:]))
-        #expect(try JSONValue.parse(Array("12345678901234567890".utf8)) == .number(12345678901234567890))
+        #expect(try JSONValue.parse(Array("12345678901234567890".utf8)) == .number(Double("12345678901234567890")!))
     }
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "-", "tru", "nul", "\"a", "\"\u{01}\"",
