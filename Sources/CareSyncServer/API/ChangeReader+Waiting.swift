@@ -7,19 +7,19 @@ extension ChangeReader {
     /// After a wait, the caller's token is read again: revoked or expired meanwhile, the answer is 401, never data.
     /// A revocation on this instance (`tag`) or the token's expiry wakes the wait at once.
     func readChanges(_ query: ChangeQuery, until deadline: ContinuousClock.Instant?, principal: Principal,
-                     tag: ChangeNotifier.WaitTag) async throws -> ChangeSet {
+                     tag: ChangeNotifier.WaitTag) async throws -> SharedPage {
         // Nothing readable: an empty page at the head at once, never a wait.
-        if let types = query.types, types.isEmpty { return try await readPage(query, generation: 0) }
+        if let types = query.types, types.isEmpty { return try await readSharedPage(query, generation: 0) }
         var generation = notifier.generation(of: query.patient)
-        var page = try await readPage(query, generation: generation)
-        guard let deadline, page.samples.isEmpty, page.deletedObjects.isEmpty else { return page }
+        var page = try await readSharedPage(query, generation: generation)
+        guard let deadline, page.page.samples.isEmpty, page.page.deletedObjects.isEmpty else { return page }
         guard parkedCount < limits.maxParkedPolls else {
             throw HTTPError.tooManyRequests("Too many long polls are waiting; retry shortly.")
         }
         try enterTokenWait(principal)
         defer { tokenWaits.leave(principal.tokenID) }
         var next = query
-        next.anchor = page.anchor
+        next.anchor = page.page.anchor
         var tag = tag
         while true {
             let left = clock.instant().duration(to: deadline)
@@ -40,9 +40,9 @@ extension ChangeReader {
             }
             // Out of time, the client gone, or the server stopping: answer what there is.
             if !woke, clock.instant() >= deadline || Task.isCancelled || streams.isStopping { return page }
-            page = try await readPage(next, generation: generation)
-            if !page.samples.isEmpty || !page.deletedObjects.isEmpty { return page }
-            next.anchor = page.anchor
+            page = try await readSharedPage(next, generation: generation)
+            if !page.page.samples.isEmpty || !page.page.deletedObjects.isEmpty { return page }
+            next.anchor = page.page.anchor
         }
     }
 
@@ -59,22 +59,27 @@ extension ChangeReader {
     /// With nothing readable (an empty `types`), an empty page at the head, so the reader skips nothing it
     /// could see; its anchor is still checked (400, 410).
     func readPage(_ query: ChangeQuery, generation: UInt64) async throws -> ChangeSet {
+        try await readSharedPage(query, generation: generation).page
+    }
+
+    /// `readPage`'s page as its read gave it to every caller that shared the read (`SharedPage`).
+    func readSharedPage(_ query: ChangeQuery, generation: UInt64) async throws -> SharedPage {
         let store = self.store, calls = self.calls
         if let types = query.types, types.isEmpty {
             if let anchor = query.anchor { _ = try await calls.blocking { try store.changes(ChangeQuery(patient: query.patient, anchor: anchor, limit: 1)) } }
             let head = try await calls.blocking { try store.currentAnchor() }
-            return ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false)
+            return SharedPage(ChangeSet(samples: [], deletedObjects: [], anchor: head, hasMore: false))
         }
         let key = SharedPageKey(query: query, generation: generation)
-        let page: ChangeSet
+        let page: SharedPage
         if let ahead = pagesAhead.take(key, epoch: notifier.interruptEpoch), let read = try? await ahead.value {
-            page = read
+            page = SharedPage(read)
             metrics.feedPageReadAhead()
         } else {
-            page = try await sharedReads.value(for: key) { try await calls.blocking { try store.changes(query) } }
+            page = try await sharedReads.value(for: key) { SharedPage(try await calls.blocking { try store.changes(query) }) }
         }
         // A walk's next page is read while this one is written and sent.
-        pagesAhead.readAfter(page, of: key, epoch: notifier.interruptEpoch) { next in try await calls.blocking { try store.changes(next) } }
+        pagesAhead.readAfter(page.page, of: key, epoch: notifier.interruptEpoch) { next in try await calls.blocking { try store.changes(next) } }
         return page
     }
 

@@ -15,7 +15,7 @@ struct ChangeReader: Sendable {
     let anchors: AnchorWire
     let metrics: ServerMetrics
     /// Feed reads shared by long polls woken by the same commit.
-    let sharedReads: SharedCalls<SharedPageKey, ChangeSet>
+    let sharedReads: SharedCalls<SharedPageKey, SharedPage>
     /// The next pages of walks through the feed, read ahead.
     let pagesAhead: PagesAhead
     /// The open event streams.

@@ -25,21 +25,28 @@ struct FeedController: Sendable {
             var feed = try self.reader.feedParameters(request, patient: patient)
             try await self.reader.startAtHead(&feed)
             feed.query.types = principal.readable(feed.query.types)
-            let page = try await self.reader.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait),
-                                                  principal: principal, tag: self.reader.notifier.tag(principal.tokenID, since: epoch))
+            let shared = try await self.reader.readChanges(feed.query, until: Self.longPollDeadline(received: received, wait: feed.wait),
+                                                    principal: principal, tag: self.reader.notifier.tag(principal.tokenID, since: epoch))
+            let page = shared.page
             self.reader.metrics.feedPageServed()
             let count = page.samples.count + page.deletedObjects.count
             // An empty page hands back the caller's own anchor string: "the same anchor" (api.md), whether or not
             // changes the caller cannot see moved the store's position. Otherwise the page's anchor, sealed.
             let given = request.query("anchor").flatMap { $0.isEmpty || feed.startsAtHead ? nil : $0 }
-            let anchor = (count == 0 ? given : nil) ?? self.reader.anchors.encode(page.anchor)
             let record = scope.record(count: count, status: 200, time: self.clock.now())
             let body: [UInt8]
-            if count <= Self.inlineEncodingLimit {
-                // A page this small is written in less time than a task takes to start: before the commit, here.
-                body = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
+            if count == 0, let given {
+                body = FeedWriter.page(page, anchor: given, unit: feed.unit)
+                try await self.audit.commit(record)
+            } else if count <= Self.inlineEncodingLimit {
+                // A page this small is written in less time than a task takes to start: before the commit, here,
+                // once for every caller of its read (the polls one commit woke share its JSON and sealed anchor).
+                body = shared.body(unit: feed.unit) { page, unit in
+                    FeedWriter.page(page, anchor: self.reader.anchors.encode(page.anchor), unit: unit)
+                }
                 try await self.audit.commit(record)
             } else {
+                let anchor = self.reader.anchors.encode(page.anchor)
                 // The audit record commits while the page is written; the answer leaves after both.
                 async let encoded = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
                 try await self.audit.commit(record)

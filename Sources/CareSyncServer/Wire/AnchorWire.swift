@@ -10,7 +10,8 @@ import CareSyncLocking
 /// Handed out in clear it would tell a caller about changes it may not see (another patient's writes moving an
 /// empty page's anchor). So every anchor a response carries is sealed with AES-GCM under the database's anchor
 /// key (`SyncStore.anchorKey`, shared by every instance), with a fresh nonce each time: the string reveals
-/// nothing, two answers never share one, and a forged or altered sealed anchor is 400 `invalidAnchor`. The key is
+/// nothing, two reads never share one (the long polls one commit woke may share one read and its answer,
+/// `SharedPage`), and a forged or altered sealed anchor is 400 `invalidAnchor`. The key is
 /// made once and the nonces are drawn in bulk from swift-crypto's generator; a sealed anchor once opened is
 /// remembered (a device polls with the same one again and again), so its tag is checked once.
 ///
