@@ -50,7 +50,7 @@ import Testing
         }) { server in
             let token = server.tokens.aliceDevice
             let (_, polls) = try await Self.park(8, on: server)
-            let writer = try TestHTTPClient(port: server.port, timeout: 90)  // the last ordinary connection
+            let writer = try TestHTTPClient(port: server.port, timeout: TestHTTPClient.answerTimeout)  // the last ordinary connection
             try await Eventually.until { server.app.http.connectionCount == 9 }
 
             let metrics = try await server.send("GET", "/metrics")  // one of the probe reserve
@@ -97,7 +97,7 @@ import Testing
         let head = try await server.send("GET", "/v1/patients/alice/changes", token: token)
         let anchor = try #require(head.json["anchor"]?.stringValue)
         let poll = "GET /v1/patients/alice/changes?anchor=\(anchor)&wait=60 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
-        let polls = try (0..<count).map { _ in try TestHTTPClient(port: server.port, timeout: 90) }
+        let polls = try (0..<count).map { _ in try TestHTTPClient(port: server.port, timeout: TestHTTPClient.answerTimeout) }
         for client in polls { client.send(poll) }
         try await Eventually.until { server.app.api.notifier.waiterCount == count }
         return (anchor, polls)

@@ -162,6 +162,10 @@ public final class TestHTTPClient: @unchecked Sendable {
 }
 
 extension TestHTTPClient {
+    /// How long a test's request waits for its answer before it fails instead of hanging: ThreadSanitizer's run starts
+    /// every suite's server at once, and on a slow two-core machine its first requests waited over 90 s.
+    public static let answerTimeout: Double = 240
+
     /// `read` on a thread of its own: a blocked read must not hold one of the few cooperative threads that the server
     /// under test (and every suite running beside this one) needs to answer it.
     public func response(head: Bool = false) async throws -> TestReply {
@@ -174,7 +178,8 @@ extension TestHTTPClient {
     }
 
     /// One request on a connection of its own (`Connection: close`), read on a thread of its own: a long poll must
-    /// not hold one of the few threads of Dispatch's pool, which the server under test shares. Reads wait up to 90 s.
+    /// not hold one of the few threads of Dispatch's pool, which the server under test shares. Reads wait up to
+    /// `answerTimeout`.
     public static func send(port: Int, method: String, path: String, headers: [(String, String)] = [],
                             body: [UInt8] = []) async throws -> TestReply {
         try await onDedicatedThread { try sendBlocking(port: port, method: method, path: path, headers: headers, body: body) }
@@ -187,7 +192,7 @@ extension TestHTTPClient {
         for (n, v) in headers { head += "\(n): \(v)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
-        let client = try TestHTTPClient(port: port, timeout: 90)
+        let client = try TestHTTPClient(port: port, timeout: answerTimeout)
         client.send(Array(head.utf8) + body)
         return try client.read(head: method == "HEAD")
     }
@@ -195,7 +200,7 @@ extension TestHTTPClient {
     /// Writes raw bytes on a connection of its own and reads one response.
     public static func exchange(port: Int, raw: [UInt8]) async throws -> TestReply {
         try await onDedicatedThread {
-            let client = try TestHTTPClient(port: port, timeout: 90)
+            let client = try TestHTTPClient(port: port, timeout: answerTimeout)
             client.send(raw)
             return try client.read()
         }
