@@ -140,7 +140,7 @@ extension LiveTests {
             // Connecting 1,000 clients takes a while: a long idle deadline keeps the first ones open.
             let configuration = TestServer.configuration(header: .seconds(10), idle: .seconds(10))
             let (server, port) = try TestServer.start(configuration, responder: router)
-            let clients = try (0..<1000).map { _ in try TestHTTPClient(port: port, timeout: 10) }
+            let clients = try (0..<1000).map { _ in try TestHTTPClient(port: port) }
             for client in clients { client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n") }
             let clock = ContinuousClock()
             let limit = clock.now + .seconds(10)

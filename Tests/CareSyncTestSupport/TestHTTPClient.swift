@@ -14,8 +14,12 @@ public final class TestHTTPClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var isOpen = true
 
+    /// How long a test's read waits for an answer before it fails instead of hanging: ThreadSanitizer's run starts
+    /// every suite's server at once, and on a slow two-core machine its first requests waited over 90 s.
+    public static let answerTimeout: Double = 240
+
     /// Connects to 127.0.0.1 (or ::1) on `port`; reads time out after `timeout` seconds.
-    public init(port: Int, ipv6: Bool = false, timeout: Double = 3) throws {
+    public init(port: Int, ipv6: Bool = false, timeout: Double = TestHTTPClient.answerTimeout) throws {
         fd = try Self.connect(port: port, ipv6: ipv6, timeout: timeout)
     }
 
@@ -162,10 +166,6 @@ public final class TestHTTPClient: @unchecked Sendable {
 }
 
 extension TestHTTPClient {
-    /// How long a test's request waits for its answer before it fails instead of hanging: ThreadSanitizer's run starts
-    /// every suite's server at once, and on a slow two-core machine its first requests waited over 90 s.
-    public static let answerTimeout: Double = 240
-
     /// `read` on a thread of its own: a blocked read must not hold one of the few cooperative threads that the server
     /// under test (and every suite running beside this one) needs to answer it.
     public func response(head: Bool = false) async throws -> TestReply {
