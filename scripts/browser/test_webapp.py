@@ -761,17 +761,17 @@ def main():
         wait(lambda: q("#patients").is_displayed() and qs(ALICE_LINK))
         month = q("#worksheet-month").get_attribute("value")
         assert len(month) == 7 and q("#worksheet-team").get_attribute("value") == "physio"
-        folder = tempfile.mkdtemp(prefix="caresync-downloads-")
-        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
-        q("#worksheet-form button[type=submit]").click()
-        wait(lambda: q("#worksheet-link").is_displayed())
-        name = f"caresync-worksheet-physio-{month}.csv"
-        assert q("#worksheet-link").get_attribute("download") == name
-        path = os.path.join(folder, name)
-        wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0, message=f"{name} downloaded")
-        downloaded = open(path, encoding="utf-8", newline="").read()
-        status, _, expected = http("GET", f"/v1/care-teams/physio/worksheet?month={month}", THERAPIST, headers={"Accept": "text/csv"})
-        assert status == 200 and downloaded == expected.decode(), (downloaded, expected)
+        with tempfile.TemporaryDirectory(prefix="caresync-downloads-") as folder:
+            driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+            q("#worksheet-form button[type=submit]").click()
+            wait(lambda: q("#worksheet-link").is_displayed())
+            name = f"caresync-worksheet-physio-{month}.csv"
+            assert q("#worksheet-link").get_attribute("download") == name
+            path = os.path.join(folder, name)
+            wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0, message=f"{name} downloaded")
+            downloaded = open(path, encoding="utf-8", newline="").read()
+            status, _, expected = http("GET", f"/v1/care-teams/physio/worksheet?month={month}", THERAPIST, headers={"Accept": "text/csv"})
+            assert status == 200 and downloaded == expected.decode(), (downloaded, expected)
         assert downloaded.startswith("patient,month,") and "\nalice," in downloaded and "\ncarol," in downloaded, downloaded
 
     @check("an alert on the triage list, named by the device's name, is acknowledged and then resolved from the page")

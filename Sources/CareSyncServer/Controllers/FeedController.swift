@@ -35,22 +35,23 @@ struct FeedController: Sendable {
             let given = request.query("anchor").flatMap { $0.isEmpty || feed.startsAtHead ? nil : $0 }
             let record = scope.record(count: count, status: 200, time: self.clock.now())
             let body: [UInt8]
-            if count == 0, let given {
-                body = FeedWriter.page(page, anchor: given, unit: feed.unit)
-                try await self.audit.commit(record)
-            } else if count <= Self.inlineEncodingLimit {
-                // A page this small is written in less time than a task takes to start: before the commit, here,
-                // once for every caller of its read (the polls one commit woke share its JSON and sealed anchor).
-                body = shared.body(unit: feed.unit) { page, unit in
-                    FeedWriter.page(page, anchor: self.reader.anchors.encode(page.anchor), unit: unit)
-                }
-                try await self.audit.commit(record)
-            } else {
+            if count > Self.inlineEncodingLimit {
                 let anchor = self.reader.anchors.encode(page.anchor)
                 // The audit record commits while the page is written; the answer leaves after both.
                 async let encoded = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
                 try await self.audit.commit(record)
                 body = await encoded
+            } else {
+                if count == 0, let given {
+                    body = FeedWriter.page(page, anchor: given, unit: feed.unit)
+                } else {
+                    // A page this small is written in less time than a task takes to start: before the commit,
+                    // here, once for every caller of its read (the polls one commit woke share its JSON and anchor).
+                    body = shared.body(unit: feed.unit) { page, unit in
+                        FeedWriter.page(page, anchor: self.reader.anchors.encode(page.anchor), unit: unit)
+                    }
+                }
+                try await self.audit.commit(record)
             }
             scope.markStored()
             return (Response.json(body), count)

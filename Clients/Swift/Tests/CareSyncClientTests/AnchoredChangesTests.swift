@@ -6,8 +6,7 @@ import Testing
 @Suite struct AnchoredChangesTests {
     /// A fresh anchor file in a temporary directory.
     static func anchorFile() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-anchor-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScratchFolder.make("anchor")
         return dir.appendingPathComponent("anchor")
     }
 

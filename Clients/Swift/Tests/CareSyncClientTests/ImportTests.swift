@@ -50,8 +50,7 @@ import Testing
     }
 
     static func write(_ xml: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScratchFolder.make("export")
         let file = dir.appendingPathComponent("export.xml")
         try Data(xml.utf8).write(to: file)
         return file

@@ -12,8 +12,7 @@ import Testing
     }
 
     static func replicaPath() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-replica-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScratchFolder.make("replica")
         return dir.appendingPathComponent("replica.sqlite").path
     }
 
