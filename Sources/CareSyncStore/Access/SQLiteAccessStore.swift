@@ -158,15 +158,36 @@ public final class SQLiteAccessStore: AccessStore {
         try await database.asyncWrite { db in try Self.insertAudit(records, into: db) }
     }
 
-    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one).
+    /// Inserts audit records inside the caller's write transaction (a sync write's own, for one), in order: runs of
+    /// `auditRowsPerInsert` through one statement each (a statement's own cost, `AUTOINCREMENT`'s counter among it,
+    /// paid once a run), the rest one a statement.
     static func insertAudit(_ records: [AuditRecord], into db: Connection) throws {
-        let insert = try db.cachedStatement("""
-            INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for r in records {
-            try insert.execute([.integer(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
-                                .text(r.action), .integer(Int64(r.count)), .integer(Int64(r.status))])
+        var rest = records[...]
+        if rest.count >= auditRowsPerInsert {
+            let run = try db.cachedStatement(auditInsert(rows: auditRowsPerInsert))
+            while rest.count >= auditRowsPerInsert {
+                try run.execute(rest.prefix(auditRowsPerInsert).flatMap(auditValues))
+                rest = rest.dropFirst(auditRowsPerInsert)
+            }
         }
+        guard !rest.isEmpty else { return }
+        let one = try db.cachedStatement(auditInsert(rows: 1))
+        for record in rest { try one.execute(auditValues(record)) }
+    }
+
+    /// How many audit records one statement inserts when that many are written together.
+    static let auditRowsPerInsert = 32
+
+    /// The insert of `rows` audit records.
+    static func auditInsert(rows: Int) -> String {
+        "INSERT INTO audit_log (time, token_id, role, patient_id, action, item_count, status) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    /// One audit record's values, in `auditInsert`'s column order.
+    static func auditValues(_ r: AuditRecord) -> [SQLValue] {
+        [.integer(Self.ms(r.time)), .text(r.tokenID), .text(r.role.rawValue), .text(r.patient),
+         .text(r.action), .integer(Int64(r.count)), .integer(Int64(r.status))]
     }
 
     public func audit(_ queries: [AuditQuery]) throws -> [[AuditRecord]] {
