@@ -164,19 +164,22 @@ public final class SQLiteAccessStore: AccessStore {
     static func insertAudit(_ records: [AuditRecord], into db: Connection) throws {
         var rest = records[...]
         if rest.count >= auditRowsPerInsert {
-            let run = try db.cachedStatement(auditInsert(rows: auditRowsPerInsert))
+            let run = try db.cachedStatement(auditInsertRun)
             while rest.count >= auditRowsPerInsert {
                 try run.execute(rest.prefix(auditRowsPerInsert).flatMap(auditValues))
                 rest = rest.dropFirst(auditRowsPerInsert)
             }
         }
         guard !rest.isEmpty else { return }
-        let one = try db.cachedStatement(auditInsert(rows: 1))
+        let one = try db.cachedStatement(auditInsertOne)
         for record in rest { try one.execute(auditValues(record)) }
     }
 
     /// How many audit records one statement inserts when that many are written together.
     static let auditRowsPerInsert = 32
+
+    /// The inserts of a run of records and of one, made once (their text is the statement cache's key).
+    static let auditInsertRun = auditInsert(rows: auditRowsPerInsert), auditInsertOne = auditInsert(rows: 1)
 
     /// The insert of `rows` audit records.
     static func auditInsert(rows: Int) -> String {
