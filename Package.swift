@@ -64,7 +64,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [.embedInCode("OpenAPI/openapi.json")]),
+        ], resources: [.copy("OpenAPI/openapi.json")]),
         // The therapist web app, served at `/`: the files of its `Files/` folder, the one list of them (a JS edit
         // rebuilds nothing, it is only copied).
         .target(name: "CareSyncWebApp", dependencies: [
