@@ -71,9 +71,10 @@ import Testing
 
     @Test func feedPagesFiltersAndAnchorsAreChecked() throws {
         let f = try StoreFixture.make()
-        let inputs = (0..<10).map { i in
-            StoreFixture.input(type: i % 2 == 0 ? .stepCount : .heartRate, value: Double(i),
-                               start: StoreFixture.t0.addingTimeInterval(Double(i) * 3600), minutes: 30)
+        let inputs = (0..<10).map { (i: Int) -> SampleInput in
+            let type: SampleType = i % 2 == 0 ? .stepCount : .heartRate
+            return StoreFixture.input(type: type, value: Double(i), start: StoreFixture.t0.addingTimeInterval(Double(i) * 3600),
+                                      minutes: 30)
         }
         _ = try f.store.upsert(inputs, patient: p, source: watch, now: StoreFixture.t0)
         _ = try f.store.upsert([StoreFixture.input()], patient: "patient-2", source: watch, now: StoreFixture.t0)

@@ -49,10 +49,10 @@ struct RequestPipeline: Sendable {
     /// other than gzip or identity is 415. The inflated request no longer carries the field.
     static func decodeBody(_ request: Request, maxBodySize: Int) throws(HTTPError) -> Request {
         if request.body.count > maxBodySize { throw .payloadTooLarge("The request body is over the limit.") }
-        let codings = request.head.headers[values: .contentEncoding]
-            .flatMap { $0.split(separator: ",") }
-            .map { String($0.trimmingSpaces()).lowercased() }
-            .filter { $0 != "identity" && !$0.isEmpty }
+        let values: [String] = request.head.headers[values: .contentEncoding]
+        let listed: [Substring] = values.flatMap { (value: String) in value.split(separator: ",") }
+        let codings: [String] = listed.map { (coding: Substring) in String(coding.trimmingSpaces()).lowercased() }
+            .filter { (coding: String) in coding != "identity" && !coding.isEmpty }
         guard !codings.isEmpty else { return request }
         guard codings.count == 1, codings[0] == "gzip" || codings[0] == "x-gzip" else {
             throw .unsupportedMediaType("Only gzip request bodies are accepted.")
