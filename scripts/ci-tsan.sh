@@ -17,8 +17,9 @@
 # links the sanitizer's runtime): `--sanitize=thread` would also compile every C file with it, BoringSSL's hundreds
 # (swift-crypto) among them, for nothing this run looks at: the races it hunts are in our Swift code, and C libraries
 # it calls (SQLite, libpq) are uninstrumented either way. Build from clean 400 s this way on 2026-11-28, against
-# 684 s in the fresh-clone CI run before (which also compiled a 322 kB byte-array literal since removed). With the rate limiter's
-# lock taken out, `spendsFromEightThreadsAtOnceAdmitExactlyTheBurst` still failed with a Swift access race.
+# 684 s in the fresh-clone CI run before (which also compiled a 322 kB byte-array literal since removed). With the
+# rate limiter's lock taken out, `spendsFromEightThreadsAtOnceAdmitExactlyTheBurst` still failed with a Swift access
+# race.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if grep -rnE '\bMutex *[<(]' Sources Tests; then
