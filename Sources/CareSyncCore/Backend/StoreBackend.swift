@@ -24,4 +24,6 @@ public protocol StoreBackend: Sendable {
     var erasure: any ErasureStore { get }
     /// Device enrolments and the display names of enrolled sources.
     var enrolments: any EnrolmentStore { get }
+    /// Passkey challenges and OpenID Connect sign-ins in progress, shared by every instance over the database.
+    var ceremonies: any PendingCeremonyStore { get }
 }

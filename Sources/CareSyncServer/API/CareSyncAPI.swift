@@ -42,7 +42,7 @@ public final class CareSyncAPI: Sendable {
                 alerts: (any AlertStore)? = nil,
                 erasure: (any ErasureStore)? = nil,
                 enrolments: (any EnrolmentStore)? = nil, enrolment: EnrolmentSettings = EnrolmentSettings(),
-                passkeys passkeyStore: (any PasskeyStore)? = nil,
+                passkeys passkeyStore: (any PasskeyStore)? = nil, ceremonies: any PendingCeremonyStore = InstanceCeremonyStore(),
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: ServerClock = .system,
@@ -56,7 +56,7 @@ public final class CareSyncAPI: Sendable {
         let audit = AuditLog(store: access, logger: logger)
         let people = People(store: access, policy: limits.sessions, passkeys: passkeyStore)
         self.people = people
-        let passkeys = PasskeyService(store: passkeyStore, settings: limits.webAuthn, publicOrigins: limits.publicOrigins, clock: clock)
+        let passkeys = PasskeyService(store: passkeyStore, ceremonies: ceremonies, settings: limits.webAuthn, publicOrigins: limits.publicOrigins, clock: clock)
         self.passkeys = passkeys
         let gate = AccessGate(
             authenticator: Authenticator(store: access, people: people), audit: audit, calls: calls, clock: clock, metrics: metrics,
@@ -114,7 +114,7 @@ public final class CareSyncAPI: Sendable {
             + PasskeyController(gate: gate, calls: calls, clock: clock, passkeys: passkeys,
                                 challengeBudget: RateLimiter(perSecond: limits.failedAuthPerSecond, burst: limits.failedAuthBurst,
                                                              clock: clock)).routes
-            + Self.openIDConnectRoutes(gate: gate, calls: calls, clock: clock, limits: limits)
+            + Self.openIDConnectRoutes(gate: gate, calls: calls, clock: clock, limits: limits, ceremonies: ceremonies)
     }
 
     /// Seals the anchors answers carry and opens the ones clients send (under the store's anchor key).

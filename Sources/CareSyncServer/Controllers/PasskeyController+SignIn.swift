@@ -16,7 +16,8 @@ extension PasskeyController {
             throw HTTPError.tooManyRequests("Too many sign-ins begun from this address; retry later.", retryAfter: seconds)
         }
         do {
-            let options = try passkeys.ceremonies().beginSignIn()
+            let ceremonies = try passkeys.ceremonies()
+            let options = try await calls.blocking { try ceremonies.beginSignIn() }
             return Response.json(Array(options.json.utf8))
         } catch PasskeyError.tooManyPendingCeremonies {
             throw Self.busy

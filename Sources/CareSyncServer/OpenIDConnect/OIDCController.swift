@@ -6,7 +6,7 @@ import HTTPTypes
 import CareSyncLocking
 
 /// Sign-in with the clinic's OpenID Connect provider: authorization code with PKCE (S256), `state` and `nonce` kept
-/// on this server and bound to the browser by a short-lived cookie, the ID token verified against the provider's
+/// in the store every instance shares and bound to the browser by a short-lived cookie, the ID token verified against the provider's
 /// JWKS, and (`iss`, `sub`) mapped to a person an admin linked, or linked now by accepting an invitation. No person
 /// is ever made from an unknown identity.
 struct OIDCController: Sendable {
@@ -47,15 +47,15 @@ struct OIDCController: Sendable {
         let redirectURI = provider.settings.redirectURI.isEmpty
             ? (linkOrigin ?? credentials.ownOrigin ?? "") + Self.callbackPath : provider.settings.redirectURI
         let metadata = try await provider.metadata()
-        let binding = SessionSecret.generate(), now = clock.now()
-        let login = PendingLogin(state: SessionSecret.generate(), nonce: SessionSecret.generate(), verifier: PKCE.makeVerifier(),
-                                 bindingHash: SessionSecret.hash(binding), redirectURI: redirectURI, invitation: invitation,
-                                 returnPath: returnPath, expiresAt: now.addingTimeInterval(logins.lifetime))
-        try logins.insert(login, now: now)
+        let binding = SessionSecret.generate(), state = SessionSecret.generate(), now = clock.now()
+        let login = PendingLogin(nonce: SessionSecret.generate(), bindingHash: SessionSecret.hash(binding), redirectURI: redirectURI,
+                                 invitationHash: invitation.map(SessionSecret.hash), returnPath: returnPath)
+        let logins = self.logins
+        try await calls.blocking { try logins.insert(login, state: state, now: now) }
         let query = FormEncoding.encode([
             ("response_type", "code"), ("client_id", provider.settings.clientID), ("redirect_uri", redirectURI),
-            ("scope", provider.settings.scopes), ("state", login.state), ("nonce", login.nonce),
-            ("code_challenge", PKCE.challenge(for: login.verifier)), ("code_challenge_method", "S256"),
+            ("scope", provider.settings.scopes), ("state", state), ("nonce", login.nonce),
+            ("code_challenge", PKCE.challenge(for: PKCE.verifier(binding: binding, state: state))), ("code_challenge_method", "S256"),
         ])
         let endpoint = metadata.authorizationEndpoint
         var headers = HTTPFields()
@@ -73,14 +73,14 @@ struct OIDCController: Sendable {
         let returnPath = Locked("/")
         do {
             let signIn = try await gate.signIn(credentials, action: Self.action) {
-                let login = try self.takeLogin(request, https: https)
+                let (login, verifier) = try await self.takeLogin(request, https: https)
                 returnPath.withLock { $0 = login.returnPath }
                 guard let code = request.query("code"), !code.isEmpty else {
                     throw HTTPError.unauthorized("The provider's answer carries no authorization code.")
                 }
-                let idToken = try await provider.exchange(code: code, verifier: login.verifier, redirectURI: login.redirectURI)
+                let idToken = try await provider.exchange(code: code, verifier: verifier, redirectURI: login.redirectURI)
                 let claims = try await provider.verify(idToken, nonce: login.nonce)
-                return try await self.startSession(claims, invitation: login.invitation)
+                return try await self.startSession(claims, invitationHash: login.invitationHash)
             }
             var headers = HTTPFields()
             headers[.location] = returnPath.withLock { $0 }
@@ -96,10 +96,12 @@ struct OIDCController: Sendable {
         }
     }
 
-    /// The sign-in the callback's `state` names, taken once, from the browser that began it; 401 otherwise.
-    private func takeLogin(_ request: Request, https: Bool) throws -> PendingLogin {
+    /// The sign-in the callback's `state` names, taken once, from the browser that began it, and its PKCE verifier;
+    /// 401 otherwise.
+    private func takeLogin(_ request: Request, https: Bool) async throws -> (PendingLogin, verifier: String) {
         guard let state = request.query("state"), !state.isEmpty else { throw HTTPError.unauthorized("The provider's answer carries no state.") }
-        guard let login = logins.take(state: state, now: clock.now()) else {
+        let logins = self.logins, now = clock.now()
+        guard let login = try await calls.blocking({ try logins.take(state: state, now: now) }) else {
             throw HTTPError.unauthorized("This sign-in's state is unknown, used already or expired; start the sign-in again.")
         }
         let cookie = request.head.headers[values: .cookie].joined(separator: "; ")
@@ -111,17 +113,17 @@ struct OIDCController: Sendable {
             let allowed = error.prefix(64).filter { $0.isLetter || $0 == "_" }
             throw HTTPError.unauthorized("The provider refused the sign-in (\(allowed)).")
         }
-        return login
+        return (login, PKCE.verifier(binding: binding, state: state))
     }
 
     /// The session of the person (`iss`, `sub`) names, or of the invitation's person, linking the identity to them.
-    private func startSession(_ claims: IDTokenClaims, invitation: String?) async throws -> SignIn {
+    private func startSession(_ claims: IDTokenClaims, invitationHash: [UInt8]?) async throws -> SignIn {
         let people = gate.people, now = clock.now()
         return try await calls.blocking {
-            if let invitation {
+            if let invitationHash {
                 let person: PersonRecord?
                 do {
-                    person = try people.store.redeemInvitation(secretHash: SessionSecret.hash(invitation), newPersonID: SessionSecret.newID(),
+                    person = try people.store.redeemInvitation(secretHash: invitationHash, newPersonID: SessionSecret.newID(),
                                                                linking: claims.issuer, subject: claims.subject, now: now)
                 } catch AccessStoreError.alreadyExists {
                     throw HTTPError.unauthorized("This provider identity is linked to a person already; sign in without the invitation.")

@@ -1,56 +1,52 @@
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
-import CareSyncLocking
+import Crypto
 
-/// One sign-in begun at `GET /v1/oidc/start` and not yet returned: what the callback needs, kept on the server.
-struct PendingLogin: Sendable {
-    /// The `state` sent to the provider (256 random bits).
-    var state: String
+/// One sign-in begun at `GET /v1/oidc/start` and not yet returned: what the callback needs. It holds no secret: the
+/// `state` is its key only as a hash, the PKCE verifier is derived from the browser's binding cookie
+/// (`PKCE.verifier(binding:state:)`), and an invitation is kept as its hash.
+struct PendingLogin: Sendable, Codable, Equatable {
     /// The `nonce` the ID token must carry.
     var nonce: String
-    /// The PKCE code verifier.
-    var verifier: String
     /// SHA-256 of the browser binding cookie's value: only the browser that started may finish.
     var bindingHash: [UInt8]
     /// The redirect URI sent (the token request repeats it).
     var redirectURI: String
-    /// An invitation's secret to accept through the provider, or nil.
-    var invitation: String?
+    /// SHA-256 of an invitation's secret to accept through the provider, or nil.
+    var invitationHash: [UInt8]?
     /// Where the web app continues after sign-in (a same-origin path).
     var returnPath: String
-    /// When it stops being accepted.
-    var expiresAt: Date
 }
 
-/// Sign-ins in progress, in this instance's memory: each is taken once (a replayed callback finds nothing), lives
-/// `lifetime` seconds, and at most `capacity` exist at once (then `start` answers 503 until some end).
-final class OIDCLogins: Sendable {
+/// Sign-ins in progress, in the store every instance shares (the callback may reach another instance than the start):
+/// each is taken once (a replayed callback finds nothing), lives `lifetime` seconds, and at most `capacity` exist at
+/// once (then `start` answers 503 until some end).
+struct OIDCLogins: Sendable {
+    /// Where they are kept.
+    let store: any PendingCeremonyStore
     /// How long a sign-in may take at the provider.
-    let lifetime: TimeInterval
+    var lifetime: TimeInterval = 600
     /// The most sign-ins in progress.
-    let capacity: Int
-    private let pending = Locked([String: PendingLogin]())
+    var capacity = 10_000
 
-    /// An empty set.
-    init(lifetime: TimeInterval = 600, capacity: Int = 10_000) { self.lifetime = lifetime; self.capacity = capacity }
-
-    /// Stores a new sign-in; 503 when `capacity` are in progress (expired ones are dropped first).
-    func insert(_ login: PendingLogin, now: Date) throws {
-        try pending.withLock { all in
-            if all.count >= capacity { all = all.filter { $0.value.expiresAt > now } }
-            guard all.count < capacity else { throw HTTPError.unavailable("Too many sign-ins are in progress; retry in a minute.") }
-            all[login.state] = login
+    /// Stores a new sign-in under `state`; 503 when `capacity` are in progress (expired ones are dropped first).
+    func insert(_ login: PendingLogin, state: String, now: Date) throws {
+        let pending = PendingCeremony(kind: .openIDConnect, key: Self.key(state), payload: Array(try JSONEncoder().encode(login)),
+                                      expiresAt: now.addingTimeInterval(lifetime))
+        guard try store.insertCeremony(pending, capacity: capacity, at: now) else {
+            throw HTTPError.unavailable("Too many sign-ins are in progress; retry in a minute.")
         }
     }
 
     /// Removes and returns the sign-in `state` names when it has not expired; nil otherwise (never seen, taken, expired).
-    func take(state: String, now: Date) -> PendingLogin? {
-        pending.withLock { all in all.removeValue(forKey: state) }.flatMap { $0.expiresAt > now ? $0 : nil }
+    func take(state: String, now: Date) throws -> PendingLogin? {
+        guard let found = try store.takeCeremony(kind: .openIDConnect, key: Self.key(state)),
+              SyncRules.milliseconds(now) < SyncRules.milliseconds(found.expiresAt) else { return nil }
+        return try? JSONDecoder().decode(PendingLogin.self, from: Data(found.payload))
     }
 
-    /// How many are stored now (tests).
-    var count: Int { pending.withLock { $0.count } }
+    private static func key(_ state: String) -> [UInt8] { Array(SHA256.hash(data: Array(state.utf8))) }
 }
 
 /// The cookie binding a sign-in to the browser that started it: `__Host-caresync_oidc` over https, `caresync_oidc` on

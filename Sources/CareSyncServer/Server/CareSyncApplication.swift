@@ -139,7 +139,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     // Idempotency-Key answers are the store's own records, written in the write's transaction.
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
                           alerts: backend.alerts, erasure: backend.erasure,
-                          enrolments: backend.enrolments, enrolment: enrolment, passkeys: backend.passkeys,
+                          enrolments: backend.enrolments, enrolment: enrolment, passkeys: backend.passkeys, ceremonies: backend.ceremonies,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics)
     let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)
     let alertJob = AlertEvaluationJob(evaluator: evaluator, leases: backend.sync, notifier: backend.sync.notifier,

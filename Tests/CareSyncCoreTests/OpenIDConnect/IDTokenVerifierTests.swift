@@ -139,11 +139,14 @@ import Testing
         #expect(set.kids == ["sig"])
     }
 
-    /// RFC 7636 Appendix B.
+    /// RFC 7636 Appendix B; the verifier derived from the binding cookie is 43 characters of its alphabet, one per
+    /// binding and state.
     @Test func pkceS256MatchesTheRFCExample() {
         #expect(PKCE.challenge(for: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
-        let verifier = PKCE.makeVerifier()
-        #expect(verifier.count == 43)
-        #expect(verifier != PKCE.makeVerifier())
+        let verifier = PKCE.verifier(binding: "binding-1", state: "state-1")
+        #expect(verifier.count == 43 && verifier.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(verifier == PKCE.verifier(binding: "binding-1", state: "state-1"))
+        #expect(verifier != PKCE.verifier(binding: "binding-2", state: "state-1"))
+        #expect(verifier != PKCE.verifier(binding: "binding-1", state: "state-2"))
     }
 }

@@ -98,6 +98,42 @@ import Testing
         }
     }
 
+    /// Behind a load balancer without session affinity: the provider's redirect reaches another instance over the same
+    /// database than the one that began the sign-in, and it finishes there, once.
+    @Test func aSignInBegunOnOneInstanceFinishesOnAnother() async throws {
+        try await withProvider { server, provider, clock in
+            let key = FakeProvider.Key.make("k1")
+            provider.published.update { $0 = [key] }
+            let begun = try await begin(server, provider, invitation: try await server.invite())
+            prepare(provider, begun, key: key, now: clock.now())
+            try await TestServer.withInstance(server.app.configuration, clock: clock.serverClock) { _, port in
+                let path = "/v1/oidc/callback?code=c0de&state=\(begun.state)", cookie = [("Cookie", begun.cookie)]
+                let reply = try await TestHTTPClient.send(port: port, method: "GET", path: path, headers: cookie)
+                #expect(reply.status == 303, "\(reply.text)")
+                #expect(reply.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("caresync_session=") })
+                #expect(provider.tokenRequests.count == 1)
+                try await callback(server, begun).expectProblem(401, "unauthorized")
+            }
+        }
+    }
+
+    /// A sign-in is accepted for ten minutes after its start, to the millisecond, and refused from then on.
+    @Test func aSignInIsRefusedTenMinutesAfterItsStart() async throws {
+        try await withProvider { server, provider, clock in
+            let key = FakeProvider.Key.make("k1")
+            provider.published.update { $0 = [key] }
+            let late = try await begin(server, provider)
+            let inTime = try await begin(server, provider, invitation: try await server.invite())
+            clock.advance(by: 599.999)
+            prepare(provider, inTime, key: key, now: clock.now())
+            #expect(try await callback(server, inTime).status == 303)
+            clock.advance(by: 0.001)
+            prepare(provider, late, key: key, now: clock.now())
+            try await callback(server, late).expectProblem(401, "unauthorized")
+            #expect(provider.tokenRequests.count == 1)
+        }
+    }
+
     @Test func forgedCallbacksAreRefusedWithNothingStored() async throws {
         try await withProvider { server, provider, clock in
             let key = FakeProvider.Key.make("k1")

@@ -98,11 +98,11 @@ final class TestServer: Sendable {
         try await withScoped(server, close: { await $0.stop() }, body)
     }
 
-    /// Runs `body` with a second instance built from `configuration` (started when `start`), and awaits its shutdown
-    /// afterwards, also when `body` throws.
-    static func withInstance(_ configuration: Configuration, start: Bool = true,
+    /// Runs `body` with a second instance built from `configuration` (started when `start`) on `clock`, and awaits its
+    /// shutdown afterwards, also when `body` throws.
+    static func withInstance(_ configuration: Configuration, start: Bool = true, clock: ServerClock = .system,
                              _ body: (CareSyncApplication, Int) async throws -> Void) async throws {
-        let app = try build(configuration)
+        let app = try build(configuration, clock: clock)
         let port = start ? try app.start() : 0
         try await withScoped(app, close: { await $0.shutdown(gracePeriod: .seconds(1)) }) { try await body($0, port) }
     }

@@ -3,26 +3,28 @@ import CareSyncHTTP
 import Foundation
 import CareSyncLocking
 
-/// The passkey ceremonies of this server instance: the relying party (`webAuthn.*`, completed with the listener's
-/// port when no origin is configured), its pending challenges (5 minutes, single use) and the credential store.
+/// The passkey ceremonies of this server: the relying party (`webAuthn.*`, completed with the listener's port when no
+/// origin is configured), its pending challenges (5 minutes, single use, in the store every instance shares) and the
+/// credential store.
 public final class PasskeyService: Sendable {
     /// Registered passkeys; nil when the server was built without them (every passkey endpoint then answers 503).
     public let store: (any PasskeyStore)?
-    /// Pending ceremonies, in this instance's memory.
+    /// Pending ceremonies.
     public let challenges: PasskeyChallenges
     private let settings: WebAuthnSettings
     private let publicOrigins: [String]
     private let relyingParty: Locked<PasskeyRelyingParty>
     private let clock: ServerClock
 
-    /// The service for `settings` over `store`; origins come from `settings`, else `publicOrigins`, else `listening(on:)`.
-    public init(store: (any PasskeyStore)?, settings: WebAuthnSettings, publicOrigins: [String],
+    /// The service for `settings` over `store`, its challenges kept in `ceremonies`; origins come from `settings`, else
+    /// `publicOrigins`, else `listening(on:)`.
+    public init(store: (any PasskeyStore)?, ceremonies: any PendingCeremonyStore, settings: WebAuthnSettings, publicOrigins: [String],
                 clock: ServerClock, random: @escaping @Sendable (Int) -> [UInt8] = PasskeyChallenges.systemRandom) {
         self.store = store
         self.settings = settings
         self.publicOrigins = publicOrigins
         self.clock = clock
-        challenges = PasskeyChallenges(lifetime: 300, clock: clock, random: random)
+        challenges = PasskeyChallenges(store: ceremonies, lifetime: 300, clock: clock, random: random)
         relyingParty = Locked(settings.relyingParty(publicOrigins: publicOrigins, port: nil))
     }
 

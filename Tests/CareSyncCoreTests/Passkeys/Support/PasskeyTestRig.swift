@@ -13,7 +13,7 @@ struct PasskeyTestRig {
 
     /// A rig for `relyingParty`; `random` replaces the system generator (to replay recorded browser ceremonies).
     init(relyingParty: PasskeyRelyingParty = SoftAuthenticator.relyingParty, random: (@Sendable (Int) -> [UInt8])? = nil) {
-        let challenges = PasskeyChallenges(lifetime: 300, clock: clock.serverClock, random: random ?? PasskeyChallenges.systemRandom)
+        let challenges = PasskeyChallenges(store: InstanceCeremonyStore(), lifetime: 300, clock: clock.serverClock, random: random ?? PasskeyChallenges.systemRandom)
         ceremonies = PasskeyCeremonies(relyingParty: relyingParty, challenges: challenges, store: store, clock: clock.serverClock)
     }
 
