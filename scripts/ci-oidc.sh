@@ -14,6 +14,13 @@ ci_venv "${CI_OIDC_VENV:-.build/ci-oidc-venv}" "selenium==4.51.0" "PyJWT[crypto]
 ci_build
 ci_workdir
 read -r glewlwyd_pid glewlwyd_port glewlwyd_dir < <(scripts/oidc/glewlwyd-up.sh)
-trap 'kill "$glewlwyd_pid" 2>/dev/null || true; rm -rf "$glewlwyd_dir"; ci_cleanup' EXIT
+# Glewlwyd is not this shell's child: wait for it to exit (it writes its database on the way out) before removing its
+# folder, or `rm` can race its last writes ("Directory not empty") and fail the step after every check passed.
+stop_glewlwyd() {
+  kill "$glewlwyd_pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$glewlwyd_pid" 2>/dev/null || break; sleep 0.1; done
+  rm -rf "$glewlwyd_dir"
+}
+trap 'stop_glewlwyd; ci_cleanup' EXIT
 echo "glewlwyd at http://127.0.0.1:$glewlwyd_port"
 GLEWLWYD_URL="http://127.0.0.1:$glewlwyd_port" SERVER_BIN="$bin" WORK="$work" "$venv/bin/python" scripts/oidc/test_oidc.py

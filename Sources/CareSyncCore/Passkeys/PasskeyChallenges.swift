@@ -44,8 +44,8 @@ public final class PasskeyChallenges: Sendable {
     public func issue(for ceremony: PasskeyCeremony) throws -> [UInt8] {
         let challenge = randomBytes(32)
         let at = clock.now()
-        let pending = PendingCeremony(kind: .passkey, key: Self.key(challenge), payload: Array(try JSONEncoder().encode(ceremony)),
-                                      expiresAt: at.addingTimeInterval(lifetime))
+        let payload = Array(try JSONEncoder().encode(ceremony))
+        let pending = PendingCeremony(kind: .passkey, key: Self.key(challenge), payload: payload, expiresAt: at.addingTimeInterval(lifetime))
         guard try store.insertCeremony(pending, capacity: capacity, at: at) else { throw PasskeyError.tooManyPendingCeremonies }
         return challenge
     }
@@ -54,7 +54,9 @@ public final class PasskeyChallenges: Sendable {
     /// used already, `expiredChallenge` when its lifetime is over.
     public func consume(_ challenge: [UInt8]) throws -> PasskeyCeremony {
         let at = clock.now()
-        guard let found = try store.takeCeremony(kind: .passkey, key: Self.key(challenge)) else { throw PasskeyError.unknownChallenge }
+        guard let found = try store.takeCeremony(kind: .passkey, key: Self.key(challenge)) else {
+            throw PasskeyError.unknownChallenge
+        }
         // The store keeps whole milliseconds: compare at that precision.
         guard SyncRules.milliseconds(at) < SyncRules.milliseconds(found.expiresAt) else { throw PasskeyError.expiredChallenge }
         guard let ceremony = try? JSONDecoder().decode(PasskeyCeremony.self, from: Data(found.payload)) else {

@@ -19,7 +19,8 @@ public final class PostgresCeremonyStore: PendingCeremonyStore {
             guard pending < capacity else { return false }
             let inserted = try db.query("""
                 INSERT INTO pending_ceremonies (kind, key, payload, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
-                """, [.text(c.kind.rawValue), .bytes(c.key), .bytes(c.payload), .int64(SyncRules.milliseconds(c.expiresAt))]).affected
+                """, [.text(c.kind.rawValue), .bytes(c.key), .bytes(c.payload),
+                      .int64(SyncRules.milliseconds(c.expiresAt))]).affected
             guard inserted == 1 else { throw PendingCeremonyStoreError.alreadyExists }
             return true
         }
@@ -29,14 +30,16 @@ public final class PostgresCeremonyStore: PendingCeremonyStore {
         try database.write { db in
             try db.query("DELETE FROM pending_ceremonies WHERE kind = $1 AND key = $2 RETURNING payload, expires_at",
                          [.text(kind.rawValue), .bytes(key)]).first { row in
-                PendingCeremony(kind: kind, key: key, payload: try row.bytes(0), expiresAt: SyncRules.date(milliseconds: try row.int64(1)))
+                PendingCeremony(kind: kind, key: key, payload: try row.bytes(0),
+                                expiresAt: SyncRules.date(milliseconds: try row.int64(1)))
             }
         }
     }
 
     public func ceremonyCount(kind: PendingCeremony.Kind) throws -> Int {
         try database.read { db in
-            Int(try db.query("SELECT count(*) FROM pending_ceremonies WHERE kind = $1", [.text(kind.rawValue)]).first { try $0.int64(0) } ?? 0)
+            let count = try db.query("SELECT count(*) FROM pending_ceremonies WHERE kind = $1", [.text(kind.rawValue)])
+            return Int(try count.first { try $0.int64(0) } ?? 0)
         }
     }
 }

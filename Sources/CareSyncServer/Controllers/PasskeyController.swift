@@ -10,7 +10,7 @@ struct PasskeyController: Sendable {
     let calls: StoreCalls
     let clock: ServerClock
     let passkeys: PasskeyService
-    /// Each client address's budget of sign-in challenges (begun ceremonies take memory until they expire).
+    /// Each client address's budget of sign-in challenges (begun ceremonies take a database row until they expire).
     let challengeBudget: RateLimiter
 
     /// Begins a discoverable sign-in (unauthenticated).

@@ -6,9 +6,9 @@ import HTTPTypes
 import CareSyncLocking
 
 /// Sign-in with the clinic's OpenID Connect provider: authorization code with PKCE (S256), `state` and `nonce` kept
-/// in the store every instance shares and bound to the browser by a short-lived cookie, the ID token verified against the provider's
-/// JWKS, and (`iss`, `sub`) mapped to a person an admin linked, or linked now by accepting an invitation. No person
-/// is ever made from an unknown identity.
+/// in the store every instance shares and bound to the browser by a short-lived cookie, the ID token verified against
+/// the provider's JWKS, and (`iss`, `sub`) mapped to a person an admin linked, or linked now by accepting an
+/// invitation. No person is ever made from an unknown identity.
 struct OIDCController: Sendable {
     let gate: AccessGate
     let calls: StoreCalls
