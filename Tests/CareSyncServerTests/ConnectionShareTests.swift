@@ -109,7 +109,7 @@ import Glibc
             var streams: [EventStreamClient] = []
             var refused: [EventStreamClient] = []
             for _ in 0..<40 {
-                let stream = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice, timeoutSeconds: 30)
+                let stream = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice)
                 if stream.status == 200 { streams.append(stream) } else { refused.append(stream); stream.close() }
             }
             defer { for s in streams { s.close() } }
@@ -131,7 +131,7 @@ import Glibc
             // A stream that ends gives its place back.
             streams.removeFirst().close()
             try await Eventually.until { server.app.api.tokenWaits.held(by: id) == 3 }
-            let again = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice, timeoutSeconds: 30)
+            let again = try await EventStreamClient.open(port: server.port, path: path, token: t.aliceDevice)
             #expect(again.status == 200)
             again.close()
         }

@@ -41,7 +41,7 @@ import CareSyncTestSupport
     /// long poll parked after the head; returns once both wait on the notifier.
     static func streamAndPoll(_ server: TestServer, id: String, secret: String)
         async throws -> (stream: EventStreamClient, poll: Task<TestReply, any Error>) {
-        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret, timeoutSeconds: pollSeconds + 30)
+        let stream = try await EventStreamClient.open(port: server.port, path: changes, token: secret)
         #expect(stream.status == 200)
         #expect(try await stream.next()?.name == "anchor")
         try await write(server, 1)
@@ -167,7 +167,7 @@ import CareSyncTestSupport
     @Test func aStreamAuditsEveryEventItDelivers() async throws {
         try await TestServer.with { server in
             let (id, secret) = try Self.therapist(server)
-            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret, timeoutSeconds: Self.pollSeconds)
+            let stream = try await EventStreamClient.open(port: server.port, path: Self.changes, token: secret)
             #expect(try await stream.next()?.name == "anchor")
             var delivered: [Int] = []
             for value in 1...3 {

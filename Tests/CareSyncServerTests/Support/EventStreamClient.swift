@@ -37,9 +37,11 @@ final class EventStreamClient: Sendable {
     /// Whether the server ended the stream with the last chunk (a clean end, not a cut connection).
     var endedCleanly: Bool { state.update { $0.endedCleanly } }
 
-    /// Connects to `port`, sends `GET path` with `Accept: text/event-stream` and reads the head.
+    /// Connects to `port`, sends `GET path` with `Accept: text/event-stream` and reads the head. Each read waits up to
+    /// `timeoutSeconds` (by default as long as every test client: a starved first minute under ThreadSanitizer must not
+    /// fail a read that would succeed; no test expects a stream read to time out).
     static func open(port: Int, path: String, token: String, headers: [(String, String)] = [],
-                     timeoutSeconds: Int = 30) async throws -> EventStreamClient {
+                     timeoutSeconds: Int = Int(TestHTTPClient.answerTimeout)) async throws -> EventStreamClient {
         try await onDedicatedThread {
             let client = try TestHTTPClient(port: port, timeout: Double(timeoutSeconds))
             var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nAuthorization: Bearer \(token)\r\n"
