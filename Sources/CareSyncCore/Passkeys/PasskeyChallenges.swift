@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// What a challenge was issued for; `PasskeyChallenges.consume` hands it back once.
@@ -44,29 +43,21 @@ public final class PasskeyChallenges: Sendable {
     public func issue(for ceremony: PasskeyCeremony) throws -> [UInt8] {
         let challenge = randomBytes(32)
         let at = clock.now()
-        let payload = Array(try JSONEncoder().encode(ceremony))
-        let pending = PendingCeremony(kind: .passkey, key: Self.key(challenge), payload: payload, expiresAt: at.addingTimeInterval(lifetime))
-        guard try store.insertCeremony(pending, capacity: capacity, at: at) else { throw PasskeyError.tooManyPendingCeremonies }
+        guard try store.insertCeremony(ceremony, kind: .passkey, handle: challenge, expiresAt: at.addingTimeInterval(lifetime),
+                                       capacity: capacity, at: at) else { throw PasskeyError.tooManyPendingCeremonies }
         return challenge
     }
 
     /// Takes the ceremony `challenge` was issued for, removing it: `unknownChallenge` when it was never issued or is
     /// used already, `expiredChallenge` when its lifetime is over.
     public func consume(_ challenge: [UInt8]) throws -> PasskeyCeremony {
-        let at = clock.now()
-        guard let found = try store.takeCeremony(kind: .passkey, key: Self.key(challenge)) else {
-            throw PasskeyError.unknownChallenge
+        switch try store.takeCeremony(PasskeyCeremony.self, kind: .passkey, handle: challenge, at: clock.now()) {
+        case .unknown: throw PasskeyError.unknownChallenge
+        case .expired: throw PasskeyError.expiredChallenge
+        case .live(let ceremony): return ceremony
         }
-        // The store keeps whole milliseconds: compare at that precision.
-        guard SyncRules.milliseconds(at) < SyncRules.milliseconds(found.expiresAt) else { throw PasskeyError.expiredChallenge }
-        guard let ceremony = try? JSONDecoder().decode(PasskeyCeremony.self, from: Data(found.payload)) else {
-            throw PasskeyError.unknownChallenge
-        }
-        return ceremony
     }
 
     /// How many ceremonies are pending (expired ones included until they are swept).
     public var pendingCount: Int { get throws { try store.ceremonyCount(kind: .passkey) } }
-
-    private static func key(_ challenge: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: challenge)) }
 }

@@ -1,7 +1,6 @@
 import CareSyncCore
 import CareSyncHTTP
 import Foundation
-import Crypto
 
 /// One sign-in begun at `GET /v1/oidc/start` and not yet returned: what the callback needs. It holds no secret: the
 /// `state` is its key only as a hash, the PKCE verifier is derived from the browser's binding cookie
@@ -32,21 +31,18 @@ struct OIDCLogins: Sendable {
 
     /// Stores a new sign-in under `state`; 503 when `capacity` are in progress (expired ones are dropped first).
     func insert(_ login: PendingLogin, state: String, now: Date) throws {
-        let pending = PendingCeremony(kind: .openIDConnect, key: Self.key(state), payload: Array(try JSONEncoder().encode(login)),
-                                      expiresAt: now.addingTimeInterval(lifetime))
-        guard try store.insertCeremony(pending, capacity: capacity, at: now) else {
+        guard try store.insertCeremony(login, kind: .openIDConnect, handle: Array(state.utf8),
+                                       expiresAt: now.addingTimeInterval(lifetime), capacity: capacity, at: now) else {
             throw HTTPError.unavailable("Too many sign-ins are in progress; retry in a minute.")
         }
     }
 
     /// Removes and returns the sign-in `state` names when it has not expired; nil otherwise (never seen, taken, expired).
     func take(state: String, now: Date) throws -> PendingLogin? {
-        guard let found = try store.takeCeremony(kind: .openIDConnect, key: Self.key(state)),
-              SyncRules.milliseconds(now) < SyncRules.milliseconds(found.expiresAt) else { return nil }
-        return try? JSONDecoder().decode(PendingLogin.self, from: Data(found.payload))
+        let taken = try store.takeCeremony(PendingLogin.self, kind: .openIDConnect, handle: Array(state.utf8), at: now)
+        guard case .live(let login) = taken else { return nil }
+        return login
     }
-
-    private static func key(_ state: String) -> [UInt8] { Array(SHA256.hash(data: Array(state.utf8))) }
 }
 
 /// The cookie binding a sign-in to the browser that started it: `__Host-caresync_oidc` over https, `caresync_oidc` on
