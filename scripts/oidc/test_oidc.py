@@ -5,6 +5,7 @@ confidential client whose secret comes from a file, RS256 with a public client),
 they were: a wrong state, a replayed callback, a replayed code, a missing browser cookie, an unknown or unlinked or
 deactivated identity, and (against a fake provider) an ID token signed by another key, of an unknown kid, expired,
 issued in the future, for another audience, issuer or nonce, or unsigned.
+Invitations are accepted through the provider by POSTing them (never in a URL), in Chromium from the invitation page.
    env: GLEWLWYD_URL, SERVER_BIN, WORK   prints "N passed, M failed"."""
 import base64, hashlib, json, os, secrets, subprocess, sys, time, traceback, urllib.parse
 import requests
@@ -58,15 +59,22 @@ class CareSync:
                  self.api("GET", f"/v1/people/{p['id']}/identities").json()["identities"]) for p in people]
 
 
-def begin(server, **params):
-    """GET /v1/oidc/start in a new browser-like session: the provider's authorization URL."""
+def begin(server, invitation=None, **params):
+    """A sign-in begun in a new browser-like session: the provider's authorization URL. Without an invitation the
+    browser navigates to GET /v1/oidc/start (302); with one it POSTs it, as the web app's invitation page does."""
     browser = requests.Session()
-    r = browser.get(server.url + "/v1/oidc/start", params=params, allow_redirects=False, timeout=10)
-    assert r.status_code == 302, (r.status_code, r.text)
-    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(r.headers["Location"]).query))
+    if invitation is None:
+        r = browser.get(server.url + "/v1/oidc/start", params=params, allow_redirects=False, timeout=10)
+        assert r.status_code == 302, (r.status_code, r.text)
+        location = r.headers["Location"]
+    else:
+        r = browser.post(server.url + "/v1/oidc/start", json=dict(invitation=invitation, **params), headers={"Origin": server.url}, timeout=10)
+        assert r.status_code == 200, (r.status_code, r.text)
+        location = r.json()["authorizationUrl"]
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
     assert query["code_challenge_method"] == "S256" and query["state"] and query["nonce"] and query["redirect_uri"] == server.callback, query
     assert "HttpOnly" in r.headers["Set-Cookie"] and "SameSite=Lax" in r.headers["Set-Cookie"], r.headers["Set-Cookie"]
-    return browser, r.headers["Location"]
+    return browser, location
 
 
 def glewlwyd_login(auth_url, user, password):
@@ -237,42 +245,101 @@ def public_client_rs256():
     assert signed_in(B, browser, glewlwyd_login(auth, USER, PASSWORD))["id"] == person["id"]
 
 
+def invitation_in_a_url_is_refused():
+    secret, before = A.invite(name="Never in a URL"), A.snapshot()
+    for r in (requests.get(A.url + "/v1/oidc/start", params={"invitation": secret}, allow_redirects=False, timeout=10),
+              requests.post(A.url + "/v1/oidc/start", params={"invitation": secret}, json={}, timeout=10)):
+        assert r.status_code == 422 and r.json()["code"] == "validationFailed", (r.status_code, r.text)
+        assert "Set-Cookie" not in r.headers, r.headers
+    r = requests.post(A.url + "/v1/oidc/start", json={"invitation": secret}, headers={"Origin": "https://evil.example"}, timeout=10)
+    assert r.status_code == 403 and "Set-Cookie" not in r.headers, (r.status_code, r.text)
+    assert A.snapshot() == before
+    # The invitation is still unused: accepted through the provider now, it would link; redeemed here, it makes its person.
+    r = requests.post(A.url + "/v1/invitations/redeem", json={"secret": secret}, timeout=10)
+    assert r.status_code == 201 and r.json()["person"]["displayName"] == "Never in a URL", r.text
+
+
 def refusals_are_audited():
     records = A.api("GET", "/v1/audit", params={"token": "-", "limit": 1000}).json()["records"]
     actions = [(r["action"], r["status"]) for r in records]
     assert actions.count(("session.signIn.oidc", 401)) >= 9, actions
 
 
-def browser_sign_in_reaches_the_web_app():
+def chromium():
     from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
         options.add_argument(arg)
     options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait_for(driver):
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))   # the login page re-renders
+
+
+def glewlwyd_login_page(driver, server, user, password):
+    """Signs in on the provider's own login page (Chromium is there), until it sends the browser back to `server`."""
+    from selenium.webdriver.common.by import By
+    wait = wait_for(driver)
+    wait.until(lambda d: d.find_elements(By.ID, "username"))
+    assert driver.current_url.startswith(GLEWLWYD), driver.current_url
+    driver.find_element(By.ID, "username").send_keys(user)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.ID, "loginbut").click()
+    continue_button = "//button[normalize-space()='Continue']"
+    wait.until(lambda d: d.find_elements(By.XPATH, continue_button) or d.current_url.startswith(server.url))
+    if not driver.current_url.startswith(server.url):
+        wait.until(lambda d: d.find_element(By.XPATH, continue_button).click() or True)
+    wait.until(lambda d: d.current_url == server.url + "/")
+
+
+def session_in(driver):
+    driver.set_script_timeout(10)
+    return driver.execute_async_script("fetch('/v1/session').then(r => r.json()).then(arguments[0])")
+
+
+def browser_sign_in_reaches_the_web_app():
+    driver = chromium()
     try:
-        wait = WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))   # the login page re-renders
         driver.get(A.url + "/v1/oidc/start")
-        wait.until(lambda d: d.find_elements(By.ID, "username"))
-        assert driver.current_url.startswith(GLEWLWYD), driver.current_url
-        driver.find_element(By.ID, "username").send_keys(USER)
-        driver.find_element(By.ID, "password").send_keys(PASSWORD)
-        driver.find_element(By.ID, "loginbut").click()
-        continue_button = "//button[normalize-space()='Continue']"
-        wait.until(lambda d: d.find_elements(By.XPATH, continue_button) or d.current_url.startswith(A.url))
-        if not driver.current_url.startswith(A.url):
-            wait.until(lambda d: d.find_element(By.XPATH, continue_button).click() or True)
-        wait.until(lambda d: d.current_url == A.url + "/")
-        driver.set_script_timeout(10)
-        me = driver.execute_async_script("fetch('/v1/session').then(r => r.json()).then(arguments[0])")
+        glewlwyd_login_page(driver, A, USER, PASSWORD)
+        me = session_in(driver)
         assert me["person"]["id"] == state["theo"], me
         cookie = next(c for c in driver.get_cookies() if c["name"] == "caresync_session")
         assert cookie["httpOnly"] and cookie.get("sameSite") == "Lax", cookie
         assert not any(c["name"] == "caresync_oidc" for c in driver.get_cookies())
+    finally:
+        driver.quit()
+
+
+def browser_invitation_page_offers_the_provider():
+    """The invitation link in Chromium, on a server with a provider: the page offers it beside a passkey; choosing it
+    posts the secret (never putting it in a URL), goes through the provider's login and comes back signed in as the
+    invited person, the identity linked."""
+    from selenium.webdriver.common.by import By
+    secret = B.invite(name="Tara B")
+    driver = chromium()
+    try:
+        wait = wait_for(driver)
+        driver.get(B.url + "/invite#" + secret)
+        wait.until(lambda d: d.find_element(By.ID, "invitation-choice").is_displayed())
+        assert driver.current_url == B.url + "/", driver.current_url   # the secret left the address bar
+        button = driver.find_element(By.ID, "invitation-use-provider")
+        assert button.text == "Continue with Clinic sign-in", button.text
+        assert driver.find_element(By.ID, "invitation-use-passkey").is_displayed()
+        button.click()
+        glewlwyd_login_page(driver, B, USER2, PASSWORD2)
+        wait.until(lambda d: "Tara B" in d.find_element(By.ID, "who").text)
+        person = session_in(driver)["person"]
+        assert person["displayName"] == "Tara B" and person["role"] == "admin", person
+        identities = B.api("GET", f"/v1/people/{person['id']}/identities").json()["identities"]
+        assert [i["issuer"] for i in identities] == [RS_ISSUER], identities
+        with open(f"{WORK}/rs256-public.stderr") as log:
+            assert secret not in log.read()
     finally:
         driver.quit()
 
@@ -311,6 +378,9 @@ check("an identity linked to nobody is refused", unknown_identity_is_refused)
 check("an admin links and unlinks an identity; a deactivated person is refused", admin_links_and_unlinks_an_identity)
 check("a public client with RS256 ID tokens", public_client_rs256)
 check("headless Chromium: the provider's login page, then the web app signed in", browser_sign_in_reaches_the_web_app)
+check("headless Chromium: an invitation link offers the provider and signs the invited person in through it",
+      browser_invitation_page_offers_the_provider)
+check("an invitation in the start URL is refused, and one from another origin; nothing changes", invitation_in_a_url_is_refused)
 check("fake provider: a good ID token signs in", fake_provider_good_token_signs_in)
 for mode, detail in [("other-key", "(badSignature)"), ("unknown-kid", "(unknownKey)"), ("expired", "(expired)"),
                      ("future-iat", "(issuedInFuture)"), ("wrong-aud", "(wrongAudience)"), ("wrong-nonce", "(wrongNonce)"),

@@ -29,21 +29,57 @@ struct OIDCController: Sendable {
 
     /// Its endpoints.
     var routes: [APIRoute] {
-        [APIRoute(.get, Self.startPath, start), APIRoute(.get, Self.callbackPath, callback)]
+        [APIRoute(.get, Self.startPath, start), APIRoute(.post, Self.startPath, startWithInvitation),
+         APIRoute(.get, Self.callbackPath, callback)]
     }
 
-    /// GET /v1/oidc/start[?invitation=<secret>][&returnTo=/path] → 302 to the provider's authorization endpoint.
+    /// GET /v1/oidc/start[?returnTo=/path] → 302 to the provider's authorization endpoint.
     func start(_ request: Request, _ context: APIContext) async throws -> Response {
         let provider = try requireProvider()
+        try Self.refuseInvitationInURL(request)
+        let begun = try await begin(request, provider: provider, invitation: nil, returnTo: request.query("returnTo"))
+        return Response(status: .found, headers: [.location: begun.authorizationURL, .setCookie: begun.cookie])
+    }
+
+    /// POST /v1/oidc/start `{"invitation"?, "returnTo"?}`, as the web app's invitation page sends it → 200
+    /// `{"authorizationUrl"}` for the page to navigate to, with the binding cookie. The invitation's secret travels in
+    /// the body, never in a URL that access logs and browser histories keep. A browser's `Origin` must be an allowed
+    /// one (403).
+    func startWithInvitation(_ request: Request, _ context: APIContext) async throws -> Response {
+        let provider = try requireProvider()
+        try Self.refuseInvitationInURL(request)
+        let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
+        if credentials.origin != nil { try credentials.requireAllowedOrigin(gate.allowedOrigins) }
+        let body = try request.jsonBody()
+        guard case .object = body else { throw HTTPError.invalidParameter("body", "a JSON object") }
+        var problems: [ValidationProblem] = []
+        for field in ["invitation", "returnTo"] where body[field] != nil && body[field]?.stringValue == nil {
+            problems.append(ValidationProblem(index: nil, field: field, message: "a string"))
+        }
+        guard problems.isEmpty else { throw HTTPError.validation(problems) }
+        let begun = try await begin(request, provider: provider, invitation: body["invitation"]?.stringValue,
+                                    returnTo: body["returnTo"]?.stringValue)
+        return Response.json(["authorizationUrl": .string(begun.authorizationURL)], headers: [.setCookie: begun.cookie])
+    }
+
+    /// 422 for an invitation in the request's URL: its secret would stay in proxies' access logs.
+    private static func refuseInvitationInURL(_ request: Request) throws {
+        guard request.query("invitation") != nil else { return }
+        throw HTTPError.invalidParameter("invitation", "an invitation's secret goes in a POST form body, never in the URL")
+    }
+
+    /// Keeps a new sign-in (accepting `invitation` when given): the provider's authorization URL to send the browser
+    /// to, and the `Set-Cookie` value binding the sign-in to that browser.
+    private func begin(_ request: Request, provider: OIDCProvider, invitation: String?,
+                       returnTo: String?) async throws -> (authorizationURL: String, cookie: String) {
         let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
         guard credentials.transport.https || credentials.transport.isLoopback else {
             throw HTTPError.forbidden("Browser sessions need https (or plain http on loopback); configure trustedProxies behind a proxy.")
         }
-        let invitation = request.query("invitation")
         if let invitation, !SessionSecret.isWellFormed(invitation) {
             throw HTTPError.invalidParameter("invitation", "an invitation's secret is 43 base64url characters")
         }
-        let returnPath = try Self.returnPath(request.query("returnTo"))
+        let returnPath = try Self.returnPath(returnTo)
         let redirectURI = provider.settings.redirectURI.isEmpty
             ? (linkOrigin ?? credentials.ownOrigin ?? "") + Self.callbackPath : provider.settings.redirectURI
         let metadata = try await provider.metadata()
@@ -58,10 +94,8 @@ struct OIDCController: Sendable {
             ("code_challenge", PKCE.challenge(for: PKCE.verifier(binding: binding, state: state))), ("code_challenge_method", "S256"),
         ])
         let endpoint = metadata.authorizationEndpoint
-        var headers = HTTPFields()
-        headers[.location] = endpoint + (endpoint.contains("?") ? "&" : "?") + query
-        headers[.setCookie] = OIDCBindingCookie.setting(binding, https: credentials.transport.https, maxAge: Int(logins.lifetime))
-        return Response(status: .found, headers: headers)
+        return (endpoint + (endpoint.contains("?") ? "&" : "?") + query,
+                OIDCBindingCookie.setting(binding, https: credentials.transport.https, maxAge: Int(logins.lifetime)))
     }
 
     /// GET /v1/oidc/callback?code&state → 303 to the web app with a session cookie; every refusal is a 401 (400 for a

@@ -5,10 +5,13 @@ import { byId, el, fill } from './dom.js';
 import { hideAdmin } from './admin.js';
 import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
-import { AccountView, passkeysSupported, redeemInvitation, registerPasskey, showProviderButton, signInWithPasskey } from './signin.js';
+import {
+  AccountView, acceptInvitationWithProvider, offeredProvider, passkeysSupported, redeemInvitation, registerPasskey, showProviderButton,
+  signInWithPasskey,
+} from './signin.js';
 import { clearWorksheet, downloadWorksheet, loadTriage, prepareWorksheet, renderTriage } from './triage.js';
 
-const screens = ['sign-in', 'invitation', 'account', 'patients', 'patient', 'admin'];
+const screens = ['sign-in', 'invitation-choice', 'invitation', 'account', 'patients', 'patient', 'admin'];
 let session = null;       // { client, person, who, patients: Map }
 let current = null;       // the open PatientView
 let account = null;       // the open AccountView
@@ -103,12 +106,46 @@ async function signOut() {
   route();
 }
 
-/** The invitation link (`/invite#<secret>`): redeems it once, then asks for a passkey. */
+/**
+ * The invitation link (`/invite#<secret>`). With the clinic's provider configured, the person chooses: a passkey on
+ * this device, or the provider's sign-in (which links their provider identity). Without one, a passkey it is.
+ */
 async function acceptInvitation() {
   const secret = location.hash.slice(1);
   // The secret leaves the address bar and the history at once (it is single-use anyway).
   history.replaceState(null, '', '/');
   if (!secret) { route(); return; }
+  let provider = null;
+  try {
+    provider = await offeredProvider(new Client());
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+  }
+  if (!provider) { await redeemForPasskey(secret); return; }
+  const withPasskey = byId('invitation-use-passkey');
+  const withProvider = byId('invitation-use-provider');
+  withPasskey.disabled = !passkeysSupported();
+  withProvider.textContent = `Continue with ${provider.name}`;
+  withPasskey.onclick = () => redeemForPasskey(secret);
+  withProvider.onclick = async () => {
+    clearAlert();
+    setStatus(`Opening ${provider.name}…`);
+    try {
+      await acceptInvitationWithProvider(new Client(), provider, secret);
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      showProblem(alertBox(), error, 'This invitation link cannot be used');
+      setStatus('');
+    }
+  };
+  show('invitation-choice');
+  setStatus('Choose how you will sign in.');
+  withProvider.focus();
+}
+
+/** Redeems the invitation once (the person is signed in), then asks for their first passkey. */
+async function redeemForPasskey(secret) {
+  clearAlert();
   setStatus('Opening your invitation…');
   const client = new Client();
   try {

@@ -24,6 +24,20 @@ export function passkeysSupported() {
 /** The sign-in methods the server offers (`{passkeys, openIDConnect}`). */
 export function signInMethods(client) { return client.call('GET', '/v1/sign-in/methods'); }
 
+/** The clinic's provider when the server offers one (`{name, start}`), else null. */
+export async function offeredProvider(client) {
+  return (await signInMethods(client)).openIDConnect || null;
+}
+
+/**
+ * Accepts an invitation through the provider: the server keeps the sign-in (the secret goes in the POST body, never in
+ * a URL), then the page goes to the provider's login; the person comes back signed in, the identity linked to them.
+ */
+export async function acceptInvitationWithProvider(client, provider, secret) {
+  const { authorizationUrl } = await client.call('POST', provider.start, { body: { invitation: secret } });
+  location.assign(authorizationUrl);
+}
+
 /** Redeems an invitation's secret once: the person is signed in (the answer's CSRF token is kept). */
 export async function redeemInvitation(client, secret) {
   return client.signedIn(await client.call('POST', '/v1/invitations/redeem', { body: { secret } }));

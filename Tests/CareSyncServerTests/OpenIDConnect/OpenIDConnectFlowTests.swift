@@ -32,10 +32,21 @@ import Testing
         var state: String { query["state"] ?? "" }
     }
 
-    func begin(_ server: TestServer, _ provider: FakeProvider, invitation: String? = nil) async throws -> Begun {
-        let reply = try await server.send("GET", "/v1/oidc/start" + (invitation.map { "?invitation=\($0)" } ?? ""))
-        #expect(reply.status == 302, "\(reply.text)")
-        let location = try #require(reply.header("Location"))
+    /// Begins a sign-in: a GET of the start URL, or, with an invitation, the POST the web app's invitation page sends
+    /// (from the server's own origin), whose answer names the URL the page navigates to.
+    func begin(_ server: TestServer, _ provider: FakeProvider, invitation: String? = nil, returnTo: String? = nil) async throws -> Begun {
+        let reply: TestReply, location: String
+        if let invitation {
+            var body: [String: JSONValue] = ["invitation": .string(invitation)]
+            body["returnTo"] = returnTo.map(JSONValue.string)
+            reply = try await server.send("POST", "/v1/oidc/start", json: .object(body), headers: [("Origin", server.origin)])
+            #expect(reply.status == 200, "\(reply.text)")
+            location = try #require(reply.json["authorizationUrl"]?.stringValue)
+        } else {
+            reply = try await server.send("GET", "/v1/oidc/start" + (returnTo.map { "?returnTo=\($0)" } ?? ""))
+            #expect(reply.status == 302, "\(reply.text)")
+            location = try #require(reply.header("Location"))
+        }
         #expect(location.hasPrefix(provider.issuer + "/authorize?"))
         let items = URLComponents(string: location)?.queryItems ?? []
         let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
@@ -149,6 +160,43 @@ import Testing
             #expect(provider.tokenRequests.isEmpty)
             let audit = try await server.send("GET", "/v1/audit?token=-", token: server.tokens.admin)
             #expect(audit.json["records"]?.arrayValue?.filter { $0["action"] == "session.signIn.oidc" && $0["status"] == 401 }.count == 3)
+        }
+    }
+
+    /// An invitation's secret never travels in a URL, and the POST start refuses another site's page and bodies other
+    /// than its JSON object: each refusal stores no sign-in and sets no cookie. The body's `returnTo` is kept as the
+    /// query's is.
+    @Test func anInvitationIsPostedNeverPutInTheURL() async throws {
+        try await withProvider { server, provider, clock in
+            let secret = try await server.invite()
+            let invitation: JSONValue = ["invitation": .string(secret)]
+            let refusals: [(TestReply, Int, String)] = [
+                (try await server.send("GET", "/v1/oidc/start?invitation=\(secret)"), 422, "validationFailed"),
+                (try await server.send("POST", "/v1/oidc/start?invitation=\(secret)", json: [:]), 422, "validationFailed"),
+                (try await server.send("POST", "/v1/oidc/start", json: invitation, headers: [("Origin", "https://evil.example")]),
+                 403, "forbidden"),
+                (try await server.send("POST", "/v1/oidc/start", body: Array("invitation=\(secret)".utf8),
+                                       headers: [("Content-Type", "application/x-www-form-urlencoded")]), 415, "unsupportedMediaType"),
+                (try await server.send("POST", "/v1/oidc/start", json: ["invitation": "short"]), 422, "validationFailed"),
+                (try await server.send("POST", "/v1/oidc/start", json: ["invitation": 7]), 422, "validationFailed"),
+                (try await server.send("POST", "/v1/oidc/start", json: [.string(secret)]), 422, "validationFailed"),
+                (try await server.send("POST", "/v1/oidc/start", json: ["invitation": .string(secret), "returnTo": "https://evil.example"]),
+                 422, "validationFailed"),
+            ]
+            for (reply, status, code) in refusals {
+                reply.expectProblem(status, code)
+                #expect(reply.header("Set-Cookie") == nil)
+            }
+            #expect(try server.app.backend.ceremonies.ceremonyCount(kind: .openIDConnect) == 0)
+
+            let key = FakeProvider.Key.make("k1")
+            provider.published.update { $0 = [key] }
+            let begun = try await begin(server, provider, invitation: secret, returnTo: "/#patients")
+            #expect(try server.app.backend.ceremonies.ceremonyCount(kind: .openIDConnect) == 1)
+            prepare(provider, begun, key: key, now: clock.now())
+            let signedIn = try await callback(server, begun)
+            #expect(signedIn.status == 303, "\(signedIn.text)")
+            #expect(signedIn.header("Location") == "/#patients")
         }
     }
 
