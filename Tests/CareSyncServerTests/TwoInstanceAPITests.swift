@@ -1,4 +1,5 @@
 import CareSyncCore
+import CareSyncPostgres
 import CareSyncTestSupport
 import Foundation
 import Testing
@@ -153,5 +154,49 @@ struct TwoInstanceAPITests {
             #expect(erased.status == 200)
             try await Eventually.until { servers.two.api.notifier.interruptEpoch > before }
         }
+    }
+
+    /// A therapist proved their reach to alice on instance 2 (kept there, so later requests skip the store), then an
+    /// admin erased alice through instance 1: instance 2 forgets that reach when the erasure's notification arrives,
+    /// so the therapist's write there is 404 and stores nothing for the erased id.
+    @Test func anErasureThroughOneInstanceEndsTheReachTheOtherProved() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            #expect(try await servers.send(2, "GET", Self.changes, token: t.therapist).status == 200)
+            let principal = try Self.principal(of: t.therapist, on: servers.two)
+            #expect(servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+            let before = servers.two.api.notifier.interruptEpoch
+            let erased = try await servers.send(1, "DELETE", "/v1/patients/alice", token: t.admin, headers: [("Confirm-Erase", "alice")])
+            #expect(erased.status == 200, "\(erased.text)")
+            try await Eventually.until { servers.two.api.notifier.interruptEpoch > before }
+            let write = try await servers.send(2, "POST", Self.samples, token: t.therapist,
+                                               json: ["samples": [Fixtures.steps(5, id: "after-erasure", version: 1)]])
+            write.expectProblem(404, "notFound")
+            #expect(try servers.one.app.api.store.changes(ChangeQuery(patient: "alice", anchor: nil, limit: 10)).samples.isEmpty)
+        }
+    }
+
+    /// An erasure announced while an instance's listener was away (a restart of PostgreSQL, a failover) never reaches
+    /// it: so a listener that connects again makes its instance forget every reach it proved, proven again from the
+    /// store on the next request.
+    @Test func aListenerThatWasAwayForgetsEveryProvenReach() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            #expect(try await servers.send(2, "GET", Self.changes, token: t.therapist).status == 200)
+            let principal = try Self.principal(of: t.therapist, on: servers.two)
+            #expect(servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+            let db = try PostgresConnection(url: try #require(servers.one.app.configuration.databaseURL))
+            let storeID = try #require(try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first { try $0.string(0) })
+            try db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE $1", [.text("LISTEN %caresync_\(storeID)%")])
+            try await Eventually.until { !servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice") }
+            #expect(try await servers.send(2, "GET", Self.changes, token: t.therapist).status == 200)
+            #expect(servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+        }
+    }
+
+    /// The caller a token names, as `app` reads it.
+    static func principal(of token: String, on app: CareSyncApplication) throws -> Principal {
+        let id = try #require(TokenSecret.id(of: token))
+        return Principal(token: try #require(try app.api.access.token(id: id)))
     }
 }

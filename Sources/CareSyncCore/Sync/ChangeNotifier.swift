@@ -33,6 +33,7 @@ public final class ChangeNotifier: Sendable {
     }
     private let state = Locked(State())
     private let observers = Locked<[@Sendable (String) -> Void]>([])
+    private let erasureObservers = Locked<[@Sendable (String?) -> Void]>([])
     private let timerQueue = DispatchQueue(label: "caresync.longpoll.timers")
 
     /// A notifier with no waiters.
@@ -86,6 +87,20 @@ public final class ChangeNotifier: Sendable {
             return out
         }
         for w in woken { w.continuation.resume(returning: false) }
+    }
+
+    /// Records that `patient` was erased, on this instance or another: the erasure observers forget what they kept of
+    /// the patient (proven reach, pages read ahead), then the interrupt epoch moves, so a page read before the erasure
+    /// is not answered after it. nil: erasures may have been missed (a listener that was away), so observers forget
+    /// what they kept of every patient. The interrupt's name is no token id, so it ends no wait.
+    public func erased(_ patient: String?) {
+        for observer in erasureObservers.withLock({ $0 }) { observer(patient) }
+        interrupt("erased-patient " + (patient ?? ""))
+    }
+
+    /// Calls `observer` with the patient of every `erased` (nil: any patient). It must return at once.
+    public func onErasure(_ observer: @escaping @Sendable (String?) -> Void) {
+        erasureObservers.withLock { $0.append(observer) }
     }
 
     /// Wakes every waiter (shutdown): they answer with what they have.

@@ -19,13 +19,14 @@ public final class PostgresErasureStore: ErasureStore {
     public func erase(_ request: ErasureRequest) throws -> ErasureReceipt? {
         guard var receipt = try database.write({ db -> ErasureReceipt? in
             guard let receipt = try Self.eraser.erase(db, request) else { return nil }
-            // As a revocation: every instance ends the deleted tokens' long polls and streams at commit, and one more
-            // named for the patient moves every instance's interrupt epoch even when the patient had no token, so
-            // feed pages read ahead before the erasure are not answered after it.
+            // As a revocation: every instance ends the deleted tokens' long polls and streams at commit; then every
+            // instance forgets what it kept of the patient (a proven reach, pages read ahead) and moves its interrupt
+            // epoch, also when the patient had no token.
             if let storeID = try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first({ try $0.string(0) }) {
-                for name in receipt.tokenIDs + [PostgresChangeListener.erasureName(patient: request.patient)] {
-                    try db.query("SELECT pg_notify($1, $2)", [.text(PostgresChangeListener.channel(storeID: storeID)),
-                                                              .text(PostgresChangeListener.revocationPayload(token: name))])
+                let payloads = receipt.tokenIDs.map(PostgresChangeListener.revocationPayload(token:))
+                    + [PostgresChangeListener.erasurePayload(patient: request.patient)]
+                for payload in payloads {
+                    try db.query("SELECT pg_notify($1, $2)", [.text(PostgresChangeListener.channel(storeID: storeID)), .text(payload)])
                 }
             }
             return receipt

@@ -7,7 +7,10 @@ import Synchronization
 /// never for a rollback) with `<instance> <patient>` as payload, and this listener signals the store's
 /// `ChangeNotifier` for each one from another instance. Its own commits the store signals itself, at once.
 /// A token's revocation sends `revoke <token id>` (`PostgresAccessStore.revokeToken`): every instance then
-/// interrupts that token's waits (`ChangeNotifier.interrupt`), so its long polls and streams end everywhere.
+/// interrupts that token's waits (`ChangeNotifier.interrupt`), so its long polls and streams end everywhere. An
+/// erasure sends `erase <patient id>` (`PostgresErasureStore`): every instance forgets what it kept of the patient
+/// (`ChangeNotifier.erased`), so a reach proven before the erasure lets no request through after it; after each
+/// (re)connection, what was kept of every patient is forgotten, as an erasure may have been missed meanwhile.
 ///
 /// One connection on a thread of its own waits for notifications. When the connection breaks (a
 /// restart, a failover) it reconnects every second until it can `LISTEN` again; a notification sent
@@ -27,9 +30,11 @@ final class PostgresChangeListener: Sendable {
     /// The payload announcing that `token` was revoked (no instance sends `revoke` as its name: names are UUIDs).
     static func revocationPayload(token: String) -> String { revocationPrefix + token }
     private static let revocationPrefix = "revoke "
-    /// The interrupt an erasure sends for its patient: no wait carries it (waits are tagged with token ids), so it
-    /// only moves each instance's interrupt epoch.
-    static func erasureName(patient: String) -> String { "erased-patient " + patient }
+    /// The payload announcing that `patient` was erased.
+    static func erasurePayload(patient: String) -> String { erasurePrefix + patient }
+    private static let erasurePrefix = "erase "
+    /// How an instance of the version before announced an erasure: a revocation of this name (rolling upgrades).
+    private static let earlierErasurePrefix = "erased-patient "
 
     /// Starts listening on `channel` with a connection of `configuration`.
     init(configuration: PostgresDatabase.Configuration, channel: String, notifier: ChangeNotifier) {
@@ -50,10 +55,21 @@ final class PostgresChangeListener: Sendable {
             do {
                 let db = try PostgresDatabase.open(configuration)
                 try db.execute("LISTEN \(PostgresDatabase.quoteIdentifier(channel))")
+                // An erasure announced while this connection was away was missed: forget what was kept of everyone.
+                notifier.erased(nil)
                 while !stopped.isSet {
                     for payload in try db.notifications(waitingUpTo: .seconds(1)) {
+                        if payload.hasPrefix(erasurePrefix) {
+                            notifier.erased(String(payload.dropFirst(erasurePrefix.count)))
+                            continue
+                        }
                         if payload.hasPrefix(revocationPrefix) {
-                            notifier.interrupt(String(payload.dropFirst(revocationPrefix.count)))
+                            let name = payload.dropFirst(revocationPrefix.count)
+                            if name.hasPrefix(earlierErasurePrefix) {
+                                notifier.erased(String(name.dropFirst(earlierErasurePrefix.count)))
+                            } else {
+                                notifier.interrupt(String(name))
+                            }
                             continue
                         }
                         guard let space = payload.firstIndex(of: " "), payload[..<space] != instance else { continue }

@@ -71,6 +71,11 @@ public final class CareSyncAPI: Sendable {
                                   clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedCalls(), pagesAhead: PagesAhead(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
+        // An erasure, here or on another instance, ends what this instance kept of the patient.
+        store.notifier.onErasure { [weak authenticator = gate.authenticator, weak pagesAhead = reader.pagesAhead] patient in
+            authenticator?.forget(patient: patient)
+            pagesAhead?.forget(patient: patient)
+        }
         let keyedWriter = KeyedWriter(store: store, calls: calls, clock: clock, logger: logger, retention: limits.idempotencyRetention)
         let fhir = FHIRController(gate: gate, store: store, access: access, executor: executor, publicURL: limits.fhirPublicURL)
         let exportSettings = BulkExports.Settings(
@@ -91,8 +96,7 @@ public final class CareSyncAPI: Sendable {
             + StatisticsController(gate: gate, store: store, calls: calls, anchors: anchors, pageLimit: limits.maxPageLimit).routes
             + TypesController(gate: gate).routes
             + adminController.routes
-            + ErasureController(gate: gate, erasure: erasure, calls: calls, clock: clock, notifier: store.notifier,
-                                pagesAhead: reader.pagesAhead).routes
+            + ErasureController(gate: gate, erasure: erasure, calls: calls, clock: clock, notifier: store.notifier).routes
             + WebhooksController(gate: gate, webhooks: webhooks, access: access, calls: calls, clock: clock,
                                  allowPrivateAddresses: limits.allowPrivateWebhookAddresses, onWebhookChange: onWebhookChange).routes
             + adminController.callerRoutes

@@ -57,9 +57,9 @@ final class PagesAhead: Sendable {
         }
     }
 
-    /// Drops every read ahead of `patient` (an erasure).
-    func forget(patient: String) {
-        entries.withLock { map in map = map.filter { $0.key.query.patient != patient } }
+    /// Drops every read ahead of `patient` (an erasure), or of every patient (nil).
+    func forget(patient: String?) {
+        entries.withLock { map in map = patient.map { patient in map.filter { $0.key.query.patient != patient } } ?? [:] }
     }
 
     /// How many reads ahead wait now.

@@ -38,9 +38,13 @@ public final class Authenticator: Sendable {
         }
     }
 
-    /// Forgets every proven reach to `patient` (erased): the next request reads the store again and gets 404.
-    public func forget(patient: String) {
-        provenReach.withLock { set in set = set.filter { !$0.hasSuffix("\u{0}" + patient) } }
+    /// Forgets every proven reach to `patient` (erased), or to every patient (nil): the next request reads the store
+    /// again (404 for an erased patient).
+    public func forget(patient: String?) {
+        provenReach.withLock { set in
+            guard let patient else { set = []; return }
+            set = set.filter { !$0.hasSuffix("\u{0}" + patient) }
+        }
     }
 
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.

@@ -9,10 +9,9 @@ struct ErasureController: Sendable {
     let erasure: (any ErasureStore)?
     let calls: StoreCalls
     let clock: ServerClock
-    /// Ends the parked long polls and open event streams of the tokens erased here.
+    /// Ends the parked long polls and open event streams of the tokens erased here, and tells this instance's
+    /// observers of erasures (`CareSyncAPI` wires the proven reach and the pages read ahead to it).
     let notifier: ChangeNotifier
-    /// The feed pages read ahead, of which the erased patient's are dropped.
-    let pagesAhead: PagesAhead
 
     /// The header that must repeat the patient id: an erasure is never one mistyped URL away.
     static let confirmation = "Confirm-Erase"
@@ -39,8 +38,8 @@ struct ErasureController: Sendable {
             guard let receipt = try await self.calls.blocking({ try erasure.erase(erase) }) else {
                 throw HTTPError.notFound("No such patient.")
             }
-            self.gate.authenticator.forget(patient: id)
-            self.pagesAhead.forget(patient: id)
+            // What this instance kept of the patient goes at once (other instances hear it from the store).
+            self.notifier.erased(id)
             for token in receipt.tokenIDs { self.notifier.interrupt(token) }
             return Response.json(ErasureWire.encode(receipt))
         }
