@@ -65,7 +65,7 @@ struct OIDCController: Sendable {
     /// 422 for an invitation in the request's URL: its secret would stay in proxies' access logs.
     private static func refuseInvitationInURL(_ request: Request) throws {
         guard request.query("invitation") != nil else { return }
-        throw HTTPError.invalidParameter("invitation", "an invitation's secret goes in a POST form body, never in the URL")
+        throw HTTPError.invalidParameter("invitation", "an invitation's secret goes in the JSON body of a POST, never in the URL")
     }
 
     /// Keeps a new sign-in (accepting `invitation` when given): the provider's authorization URL to send the browser
