@@ -162,9 +162,7 @@ struct TwoInstanceAPITests {
     @Test func anErasureThroughOneInstanceEndsTheReachTheOtherProved() async throws {
         try await TwoInstances.with { servers in
             let t = servers.tokens
-            #expect(try await servers.send(2, "GET", Self.changes, token: t.therapist).status == 200)
-            let principal = try Self.principal(of: t.therapist, on: servers.two)
-            #expect(servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+            let principal = try await Self.therapistProvesReachToAliceOnInstanceTwo(servers)
             let before = servers.two.api.notifier.interruptEpoch
             let erased = try await servers.send(1, "DELETE", "/v1/patients/alice", token: t.admin, headers: [("Confirm-Erase", "alice")])
             #expect(erased.status == 200, "\(erased.text)")
@@ -182,9 +180,7 @@ struct TwoInstanceAPITests {
     @Test func aListenerThatWasAwayForgetsEveryProvenReach() async throws {
         try await TwoInstances.with { servers in
             let t = servers.tokens
-            #expect(try await servers.send(2, "GET", Self.changes, token: t.therapist).status == 200)
-            let principal = try Self.principal(of: t.therapist, on: servers.two)
-            #expect(servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+            let principal = try await Self.therapistProvesReachToAliceOnInstanceTwo(servers)
             let db = try PostgresConnection(url: try #require(servers.one.app.configuration.databaseURL))
             let storeID = try #require(try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first { try $0.string(0) })
             try db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE $1", [.text("LISTEN %caresync_\(storeID)%")])
@@ -194,9 +190,13 @@ struct TwoInstanceAPITests {
         }
     }
 
-    /// The caller a token names, as `app` reads it.
-    static func principal(of token: String, on app: CareSyncApplication) throws -> Principal {
-        let id = try #require(TokenSecret.id(of: token))
-        return Principal(token: try #require(try app.api.access.token(id: id)))
+    /// The physio therapist reads alice's feed through instance 2, which then keeps the reach it proved; answers the
+    /// therapist as instance 2 reads them.
+    static func therapistProvesReachToAliceOnInstanceTwo(_ servers: TwoInstances) async throws -> Principal {
+        #expect(try await servers.send(2, "GET", changes, token: servers.tokens.therapist).status == 200)
+        let id = try #require(TokenSecret.id(of: servers.tokens.therapist))
+        let principal = Principal(token: try #require(try servers.two.api.access.token(id: id)))
+        #expect(servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+        return principal
     }
 }
