@@ -329,7 +329,7 @@ def browser_invitation_page_offers_the_provider():
         wait.until(lambda d: d.find_element(By.ID, "invitation-choice").is_displayed())
         assert driver.current_url == B.url + "/", driver.current_url   # the secret left the address bar
         button = driver.find_element(By.ID, "invitation-use-provider")
-        assert button.text == "Continue with Clinic sign-in", button.text
+        assert button.text == "Clinic sign-in", button.text   # oidc.displayName, the label as configured
         assert driver.find_element(By.ID, "invitation-use-passkey").is_displayed()
         button.click()
         glewlwyd_login_page(driver, B, USER2, PASSWORD2)

@@ -125,7 +125,7 @@ async function acceptInvitation() {
   const withPasskey = byId('invitation-use-passkey');
   const withProvider = byId('invitation-use-provider');
   withPasskey.disabled = !passkeysSupported();
-  withProvider.textContent = `Continue with ${provider.name}`;
+  withProvider.textContent = provider.name;   // oidc.displayName: the button's label as configured
   withPasskey.onclick = () => redeemForPasskey(secret);
   withProvider.onclick = async () => {
     clearAlert();

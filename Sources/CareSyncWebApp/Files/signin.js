@@ -69,13 +69,13 @@ export async function signInWithPasskey(client) {
   return client.signedIn(await client.call('POST', '/v1/sign-in/passkey', { body: { credential: credential.toJSON() } }));
 }
 
-/** Fills the provider button from the server's sign-in methods (hidden when there is none). */
+/** Fills the provider button from the server's sign-in methods, labelled `oidc.displayName` (hidden when there is none). */
 export async function showProviderButton(client) {
   const box = byId('provider-sign-in');
   try {
     const { openIDConnect } = await signInMethods(client);
     if (!openIDConnect) { box.hidden = true; return; }
-    fill(box, el('a', { class: 'button', href: openIDConnect.start, text: `Sign in with ${openIDConnect.name}` }));
+    fill(box, el('a', { class: 'button', href: openIDConnect.start, text: openIDConnect.name }));
     box.hidden = false;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
