@@ -37,7 +37,8 @@ struct OIDCController: Sendable {
     func start(_ request: Request, _ context: APIContext) async throws -> Response {
         let provider = try requireProvider()
         try Self.refuseInvitationInURL(request)
-        let begun = try await begin(request, provider: provider, invitation: nil, returnTo: request.query("returnTo"))
+        let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
+        let begun = try await begin(credentials, provider: provider, invitation: nil, returnTo: request.query("returnTo"))
         return Response(status: .found, headers: [.location: begun.authorizationURL, .setCookie: begun.cookie])
     }
 
@@ -57,7 +58,7 @@ struct OIDCController: Sendable {
             problems.append(ValidationProblem(index: nil, field: field, message: "a string"))
         }
         guard problems.isEmpty else { throw HTTPError.validation(problems) }
-        let begun = try await begin(request, provider: provider, invitation: body["invitation"]?.stringValue,
+        let begun = try await begin(credentials, provider: provider, invitation: body["invitation"]?.stringValue,
                                     returnTo: body["returnTo"]?.stringValue)
         return Response.json(["authorizationUrl": .string(begun.authorizationURL)], headers: [.setCookie: begun.cookie])
     }
@@ -70,9 +71,8 @@ struct OIDCController: Sendable {
 
     /// Keeps a new sign-in (accepting `invitation` when given): the provider's authorization URL to send the browser
     /// to, and the `Set-Cookie` value binding the sign-in to that browser.
-    private func begin(_ request: Request, provider: OIDCProvider, invitation: String?,
+    private func begin(_ credentials: Credentials, provider: OIDCProvider, invitation: String?,
                        returnTo: String?) async throws -> (authorizationURL: String, cookie: String) {
-        let credentials = Credentials(head: request.head, trusted: gate.trustedProxies)
         guard credentials.transport.https || credentials.transport.isLoopback else {
             throw HTTPError.forbidden("Browser sessions need https (or plain http on loopback); configure trustedProxies behind a proxy.")
         }

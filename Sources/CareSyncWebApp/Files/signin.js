@@ -22,7 +22,7 @@ export function passkeysSupported() {
 }
 
 /** The sign-in methods the server offers (`{passkeys, openIDConnect}`). */
-export function signInMethods(client) { return client.call('GET', '/v1/sign-in/methods'); }
+function signInMethods(client) { return client.call('GET', '/v1/sign-in/methods'); }
 
 /** The clinic's provider when the server offers one (`{name, start}`), else null. */
 export async function offeredProvider(client) {
@@ -73,7 +73,7 @@ export async function signInWithPasskey(client) {
 export async function showProviderButton(client) {
   const box = byId('provider-sign-in');
   try {
-    const { openIDConnect } = await signInMethods(client);
+    const openIDConnect = await offeredProvider(client);
     if (!openIDConnect) { box.hidden = true; return; }
     fill(box, el('a', { class: 'button', href: openIDConnect.start, text: openIDConnect.name }));
     box.hidden = false;
