@@ -2,10 +2,11 @@ import CareSyncCore
 import Foundation
 
 extension InMemorySyncStore {
-    /// Removes the patient's samples, tombstones, change-log entries, reports, kept answers (those about the patient,
+    /// Remembers the id as erased (its writes are refused from now on) and removes the patient's samples, tombstones, change-log entries, reports, kept answers (those about the patient,
     /// and those of `tokens`) and outbox entries; their counts, as the erasure's receipt names them.
     func erase(patient: String, tokens: [String]) -> [ErasedCount] {
         withState { state in
+            state.erased.insert(patient)
             let samples = state.live.keys.filter { $0.patient == patient }
             let tombstones = state.tombstones.keys.filter { $0.patient == patient }
             for id in samples { state.live[id] = nil }

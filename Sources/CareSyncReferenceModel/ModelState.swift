@@ -41,6 +41,8 @@ struct ModelState: Sendable {
     var idempotency: [IdempotencyKey: IdempotencyRecord] = [:]
     /// The patient each kept answer is about (an erasure removes them).
     var idempotencyPatients: [IdempotencyKey: String] = [:]
+    /// Ids erased (`InMemorySyncStore.erase`): writes for them are refused.
+    var erased: Set<String> = []
     /// Webhook outbox entries not yet fanned out, oldest first.
     var outbox: [OutboxEntry] = []
     /// The highest outbox id handed out.

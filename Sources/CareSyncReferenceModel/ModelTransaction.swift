@@ -26,6 +26,11 @@ final class ModelTransaction: SyncTransaction {
         return try body()
     }
 
+    /// Refuses an erased id, as every store's writes do (`SampleRowWriter.refuseErased`).
+    private func refuseErased(_ patient: String) throws {
+        if state.erased.contains(patient) { throw SyncError.notFound }
+    }
+
     private func freshUUID(_ patient: String) -> UUID {
         while true {
             let uuid = makeUUID()
@@ -35,7 +40,8 @@ final class ModelTransaction: SyncTransaction {
     }
 
     func upsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
-        try changing(patient, now: now) {
+        try refuseErased(patient)
+        return try changing(patient, now: now) {
             var results: [UpsertItemResult] = []
             for (index, input) in samples.enumerated() {
                 let byKey = input.syncIdentifier.flatMap { state.sample(patient: patient, source: source, syncIdentifier: $0) }
@@ -59,7 +65,8 @@ final class ModelTransaction: SyncTransaction {
     }
 
     func delete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String, now: Date) throws -> [DeleteItemResult] {
-        changing(patient, now: now) {
+        try refuseErased(patient)
+        return changing(patient, now: now) {
             var results: [DeleteItemResult] = []
             for uuid in uuids {
                 guard let entry = state.live[ModelState.SampleID(patient: patient, uuid: uuid)] else {
@@ -89,7 +96,8 @@ final class ModelTransaction: SyncTransaction {
 
     func upsertReport(_ report: WeeklyReportInput, patient: String, source: String,
                       now: Date) throws -> (outcome: WeeklyReportUpsertResult.Outcome, report: WeeklyReport) {
-        changing(patient, now: now) {
+        try refuseErased(patient)
+        return changing(patient, now: now) {
             let key = ModelState.Key(patient: patient, source: source, syncIdentifier: report.syncIdentifier)
             let stored = state.reports[key].map { StoredReportState(syncVersion: $0.syncVersion, samples: state.samples(of: $0, key: key)) }
             let plan = WeeklyReportPlanner.plan(stored: stored, input: report)

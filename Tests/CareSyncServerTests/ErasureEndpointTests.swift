@@ -1,3 +1,4 @@
+import CareSyncBackends
 import CareSyncCore
 import Foundation
 import Testing
@@ -82,6 +83,26 @@ struct ErasureEndpointTests {
 
     @Test func erasesEverywhereOnSQLite() async throws {
         try await TestServer.with(.inMemory) { server in try await Self.erasesEverywhere(server) }
+    }
+
+    /// `caresync patient erase` in its own process beside a running server on the same SQLite file: the server still
+    /// holds the therapist's proven reach to alice, yet its next write for her is 404 and stores nothing (the store
+    /// refuses an erased id in the write's transaction; before, the sample was stored under the erased id).
+    @Test func aServerBesideTheCommandLinesErasureStoresNothingForTheErasedId() async throws {
+        try await TestServer.with(.inMemory) { server in
+            let t = server.tokens
+            #expect(try await server.send("POST", "/v1/patients/alice/samples", token: t.therapist,
+                                          json: ["samples": [Fixtures.steps(12, hour: 9)]]).status == 200)
+            // As the command line does: its own backend on the file, no word to the running server.
+            let cli = try StoreBackends.open(server.app.configuration.storeSettings)
+            _ = try #require(try cli.erasure.erase(ErasureRequest(patient: "alice", tokenID: "cli", role: .admin, time: Date())))
+            try await server.send("POST", "/v1/patients/alice/samples", token: t.therapist,
+                                  json: ["samples": [Fixtures.steps(13, hour: 10)]]).expectProblem(404, "notFound")
+            try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
+                                  json: Fixtures.report(version: 1, tests: [("2020-06-16", 381.5)])).expectProblem(404, "notFound")
+            let left = try cli.sync.changes(ChangeQuery(patient: "alice", limit: 10))
+            #expect(left.samples.isEmpty && left.deletedObjects.isEmpty)
+        }
     }
 
     @Test(.enabled(if: postgresTestServerURL != nil, "CARESYNC_TEST_POSTGRES_URL names no server"))

@@ -14,11 +14,15 @@ public protocol SampleRowWriter {
     func insert(_ input: SampleInput, patient: String, source: String) throws -> UUID
     /// Removes a live sample and leaves its tombstone, under the next sequence.
     func tombstone(_ sample: Sample, patient: String, now: Date) throws
+    /// Throws `SyncError.notFound` when `patient` was erased: nothing is written under an erased id again, also by a
+    /// request whose reach was proved before the erasure (docs/security.md, "Erasure").
+    func refuseErased(_ patient: String) throws
 }
 
 extension SampleRowWriter {
     /// HealthKit's upsert for a batch, in order; throws `SyncError.conflict` (the caller's transaction rolls back).
     public func applyUpsert(_ samples: [SampleInput], patient: String, source: String, now: Date) throws -> [UpsertItemResult] {
+        try refuseErased(patient)
         var results: [UpsertItemResult] = []
         results.reserveCapacity(samples.count)
         for (index, input) in samples.enumerated() {
@@ -44,6 +48,7 @@ extension SampleRowWriter {
     /// Deletes the caller's own samples by uuid, then by sync identifier; each deletion leaves a tombstone.
     public func applyDelete(uuids: [UUID], syncIdentifiers: [String], patient: String, source: String,
                             now: Date) throws -> [DeleteItemResult] {
+        try refuseErased(patient)
         var results: [DeleteItemResult] = []
         for uuid in uuids {
             guard case .live(let sample, let owner) = try existing(uuid: uuid, patient: patient), owner == patient else {
@@ -68,6 +73,7 @@ extension SampleRowWriter {
 
     /// Carries out a report plan's actions (`WeeklyReportPlanner`), in order.
     public func applyReportActions(_ actions: [ReportSampleAction], patient: String, source: String, now: Date) throws {
+        try refuseErased(patient)
         for action in actions {
             switch action {
             case .keep:

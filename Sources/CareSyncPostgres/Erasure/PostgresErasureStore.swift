@@ -3,7 +3,8 @@ import CareSyncStoreCore
 import Foundation
 
 /// Erasure on PostgreSQL (docs/deployment.md "Erasure"): the plan's statements in one write transaction that first
-/// locks the patient's row (`FOR UPDATE`: two erasures, or an erasure and a care-team change, never interleave), then a
+/// locks the patient's row (`FOR UPDATE`: two erasures, or an erasure and a care-team change, never interleave) and
+/// raises the erasure count on the head row (an erasure and a sync write never interleave either), then a
 /// plain `VACUUM` of the tables it touched. VACUUM makes the dead rows' space reusable; it does not overwrite them, and
 /// WAL segments, replicas and base backups keep the old values until they are recycled or expire.
 public final class PostgresErasureStore: ErasureStore {
@@ -14,7 +15,8 @@ public final class PostgresErasureStore: ErasureStore {
 
     /// PostgreSQL's statements: `$n` markers (a step may name `$1` twice).
     static let eraser = PatientEraser<PostgresConnection>(
-        plan: .portable(parameter: PostgresConnection.parameter, lock: " FOR UPDATE", extra: []))
+        plan: .portable(parameter: PostgresConnection.parameter, lock: " FOR UPDATE",
+                        serialize: "UPDATE store_head SET erasures = erasures + 1", extra: []))
 
     public func erase(_ request: ErasureRequest) throws -> ErasureReceipt? {
         guard var receipt = try database.write({ db -> ErasureReceipt? in

@@ -13,15 +13,16 @@ enum ChangeOrdering: Sendable {
     case headRow
     case plainSequence
 
-    /// What a write transaction knows when it starts: the head it numbers from (nil: ask per change)
-    /// and the purge horizon. Takes the row lock under `.headRow`.
-    func begin(_ db: PostgresConnection) throws -> (head: Int64?, horizon: Int64) {
+    /// What a write transaction knows when it starts: the head it numbers from (nil: ask per change), the purge
+    /// horizon, and how many erasures committed (`PostgresErasedPatients`). Takes the row lock under `.headRow`.
+    func begin(_ db: PostgresConnection) throws -> (head: Int64?, horizon: Int64, erasures: Int64) {
         switch self {
         case .headRow:
-            let row = try db.query("SELECT seq, purge_horizon FROM store_head FOR UPDATE")
-            return try row.first { (try $0.int64(0), try $0.int64(1)) } ?? { throw missingHead }()
+            let row = try db.query("SELECT seq, purge_horizon, erasures FROM store_head FOR UPDATE")
+            return try row.first { (try $0.int64(0), try $0.int64(1), try $0.int64(2)) } ?? { throw missingHead }()
         case .plainSequence:
-            return (nil, try db.query("SELECT purge_horizon FROM store_head").first { try $0.int64(0) } ?? 0)
+            let row = try db.query("SELECT purge_horizon, erasures FROM store_head")
+            return try row.first { (nil, try $0.int64(0), try $0.int64(1)) } ?? { throw missingHead }()
         }
     }
 

@@ -28,6 +28,8 @@ public final class PostgresSyncStore: SyncStore {
     public let notifier = ChangeNotifier()
     let ordering: ChangeOrdering
     private let listener: PostgresChangeListener
+    /// The erased ids this instance's writes refuse.
+    private let erased = PostgresErasedPatients()
     private let leases: PostgresJobLeases
 
     /// A store over a migrated database (`PostgresMigrator` must have applied `migrations/postgresql`).
@@ -66,16 +68,18 @@ public final class PostgresSyncStore: SyncStore {
 
     /// Runs `body` in one write transaction, then wakes long polls of every patient it changed.
     public func write<T>(_ body: (any SyncTransaction) throws -> T) throws -> T {
-        let (result, changed) = try database.write { db in try Self.tracked(db, storeID: storeID, ordering: ordering, listener: listener, body) }
+        let (result, changed) = try database.write { db in
+            try Self.tracked(db, storeID: storeID, ordering: ordering, listener: listener, erased: erased, body)
+        }
         wake(changed)
         return result
     }
 
     /// `write` with the concrete writer, without blocking a thread.
     func asyncWriteRows<T: Sendable>(_ body: @escaping @Sendable (PostgresWriter) throws -> T) async throws -> T {
-        let (storeID, ordering, listener) = (self.storeID, self.ordering, self.listener)
+        let (storeID, ordering, listener, erased) = (self.storeID, self.ordering, self.listener, self.erased)
         let (result, changed) = try await database.asyncWrite { db in
-            try Self.tracked(db, storeID: storeID, ordering: ordering, listener: listener, body)
+            try Self.tracked(db, storeID: storeID, ordering: ordering, listener: listener, erased: erased, body)
         }
         wake(changed)
         return result
@@ -84,8 +88,9 @@ public final class PostgresSyncStore: SyncStore {
     /// Runs `body` with a writer (whose transaction's group takes the head row, and writes the bookkeeping and the
     /// other instances' notifications before its commit) and returns the patients it changed.
     private static func tracked<T>(_ db: PostgresConnection, storeID: String, ordering: ChangeOrdering,
-                                   listener: PostgresChangeListener, _ body: (PostgresWriter) throws -> T) throws -> (T, Set<String>) {
-        let writer = try PostgresWriter(db: db, storeID: storeID, ordering: ordering, listener: listener)
+                                   listener: PostgresChangeListener, erased: PostgresErasedPatients,
+                                   _ body: (PostgresWriter) throws -> T) throws -> (T, Set<String>) {
+        let writer = try PostgresWriter(db: db, storeID: storeID, ordering: ordering, listener: listener, erased: erased)
         let result = try body(writer)
         try writer.stage()
         return (result, writer.changedPatients)

@@ -40,6 +40,8 @@ final class PostgresWriteGroup: PostgresTransactionState {
     let ordering: ChangeOrdering
     /// The purge horizon read with the head row.
     let horizon: Int64
+    /// The ids erased before the group took the head row: its writes refuse them.
+    let erasedIDs: Set<String>
     /// The head read with the row lock (nil under `.plainSequence`).
     private let startHead: Int64?
     /// What the kept jobs changed, the head they reached included.
@@ -52,10 +54,12 @@ final class PostgresWriteGroup: PostgresTransactionState {
     private let listener: PostgresChangeListener
 
     /// Takes the head row in `db`'s open transaction and opens the group.
-    init(db: PostgresConnection, storeID: String, ordering: ChangeOrdering, listener: PostgresChangeListener) throws {
+    init(db: PostgresConnection, storeID: String, ordering: ChangeOrdering, listener: PostgresChangeListener,
+         erased: PostgresErasedPatients) throws {
         self.storeID = storeID; self.ordering = ordering
-        let (head, horizon) = try ordering.begin(db)
+        let (head, horizon, erasures) = try ordering.begin(db)
         self.horizon = horizon
+        erasedIDs = try erased.ids(db, erasures: erasures)
         startHead = head
         kept = Part(head: head)
         self.listener = listener
@@ -63,9 +67,9 @@ final class PostgresWriteGroup: PostgresTransactionState {
 
     /// The group of `db`'s open transaction, opened now if its first writer is this one.
     static func current(_ db: PostgresConnection, storeID: String, ordering: ChangeOrdering,
-                        listener: PostgresChangeListener) throws -> PostgresWriteGroup {
+                        listener: PostgresChangeListener, erased: PostgresErasedPatients) throws -> PostgresWriteGroup {
         if let group = db.transactionState as? PostgresWriteGroup { return group }
-        let group = try PostgresWriteGroup(db: db, storeID: storeID, ordering: ordering, listener: listener)
+        let group = try PostgresWriteGroup(db: db, storeID: storeID, ordering: ordering, listener: listener, erased: erased)
         db.transactionState = group
         return group
     }

@@ -32,10 +32,11 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     }
 
     /// Starts the store's part of a write: joins its transaction's group, which takes the head row for the first.
-    init(db: PostgresConnection, storeID: String, ordering: ChangeOrdering, listener: PostgresChangeListener) throws {
+    init(db: PostgresConnection, storeID: String, ordering: ChangeOrdering, listener: PostgresChangeListener,
+         erased: PostgresErasedPatients) throws {
         precondition(db.isInTransaction, "PostgresWriter needs an open write transaction")
         self.db = db; self.storeID = storeID; self.ordering = ordering
-        group = try PostgresWriteGroup.current(db, storeID: storeID, ordering: ordering, listener: listener)
+        group = try PostgresWriteGroup.current(db, storeID: storeID, ordering: ordering, listener: listener, erased: erased)
         part = PostgresWriteGroup.Part(head: group.kept.head)
     }
 
@@ -80,6 +81,12 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
         let results = try applyDelete(uuids: uuids, syncIdentifiers: syncIdentifiers, patient: patient, source: source, now: now)
         try endBatch()
         return results
+    }
+
+    /// Refuses an id erased before this write's group took the head row; an erasure after that waits for the group's
+    /// commit and removes its rows (`PostgresErasedPatients`).
+    func refuseErased(_ patient: String) throws {
+        if group.erasedIDs.contains(patient) { throw SyncError.notFound }
     }
 
     /// Takes the next sequence for a change of `patient`.

@@ -28,6 +28,7 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
             WHERE patient = ? AND source = ? AND sync_id = ? AND sync_id IS NOT NULL
             """) }
         lazy var log = Result { try db.cachedStatement("INSERT INTO change_log (patient, kind, uuid) VALUES (?, ?, ?)") }
+        lazy var erased = Result { try db.cachedStatement("SELECT 1 FROM erased_patients WHERE id = ?") }
         lazy var insert = Result { try db.cachedStatement("""
             INSERT INTO samples (seq, patient, uuid, type, value, start_ms, end_ms, sync_id, sync_version, source, metadata,
                                  user_entered, second_value, components)
@@ -97,6 +98,12 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
         let deleted = try db.scalarInt64("SELECT count(*) FROM tombstones WHERE patient = ? AND uuid = ?",
                                          [.text(patient), .blob(uuid.bytes)]) ?? 0
         return deleted > 0 ? .deleted : .unknown
+    }
+
+    /// Refuses an erased id. The erasure takes the one writer as this write does (another process's too, through the
+    /// file's lock), so it committed wholly before this transaction or comes wholly after it and removes its rows.
+    public func refuseErased(_ patient: String) throws {
+        if try statements.erased.get().first([.text(patient)], { _ in true }) != nil { throw SyncError.notFound }
     }
 
     /// Takes the next sequence for a change of `patient`.

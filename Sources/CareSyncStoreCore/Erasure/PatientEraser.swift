@@ -14,6 +14,7 @@ public struct PatientEraser<DB: QueryConnection>: Sendable {
     public func erase(_ db: DB, _ request: ErasureRequest) throws -> ErasureReceipt? {
         let patient: [QueryValue] = [.text(request.patient)]
         guard try db.fetchFirst(plan.lookup, patient, { _ in true }) != nil else { return nil }
+        if let serialize = plan.serialize { try db.run(serialize, []) }
         let tokenIDs = try db.fetch(plan.tokens, patient) { try $0.text(0) }
         let counts = try plan.steps.map { step in ErasedCount(kind: step.kind, count: try db.runCounting(step.sql, patient)) }
         try db.run(plan.remember, [.text(request.patient), .integer(SyncRules.milliseconds(request.time))])

@@ -26,6 +26,10 @@ public struct ErasureStep: Sendable, Hashable {
 public struct PatientErasurePlan: Sendable {
     /// Selects 1 when the patient exists (PostgreSQL locks the row): p1 the id.
     public var lookup: String
+    /// Run after the lookup and before the steps, without parameters: PostgreSQL raises `store_head.erasures`, which
+    /// waits for the write holding the head row and tells every later write to read `erased_patients` again (SQLite's
+    /// single writer needs nothing).
+    public var serialize: String?
     /// The ids of the patient's tokens, sorted: p1 the id.
     public var tokens: String
     /// The statements, in order.
@@ -38,8 +42,9 @@ public struct PatientErasurePlan: Sendable {
     public var audit: String
 
     /// The plan in SQL both dialects take (`p(n)`: the nth parameter's marker), with a dialect's own steps and its
-    /// row lock (`FOR UPDATE` on PostgreSQL, nothing on SQLite's single writer).
-    public static func portable(parameter p: (Int) -> String, lock: String, extra: [ErasureStep]) -> PatientErasurePlan {
+    /// row lock (`FOR UPDATE` on PostgreSQL, nothing on SQLite's single writer) and `serialize` statement.
+    public static func portable(parameter p: (Int) -> String, lock: String, serialize: String? = nil,
+                                extra: [ErasureStep]) -> PatientErasurePlan {
         let deviceTokens = "SELECT id FROM tokens WHERE patient_id = \(p(1))"
         let steps: [ErasureStep] = [
             .rows("samples", "samples", "patient", p),
@@ -71,6 +76,7 @@ public struct PatientErasurePlan: Sendable {
         ]
         return PatientErasurePlan(
             lookup: "SELECT 1 FROM patients WHERE id = \(p(1))\(lock)",
+            serialize: serialize,
             tokens: "\(deviceTokens) ORDER BY id",
             steps: steps,
             remember: "INSERT INTO erased_patients (id, erased_at) VALUES (\(p(1)), \(p(2)))",

@@ -132,6 +132,44 @@ struct ErasureContractTests {
         #expect(audit.allSatisfy { $0.tokenID == "admin-token" && $0.role == .admin && $0.status == 200 && $0.time == request.time })
     }
 
+    /// Nothing is written under an erased id again, whatever reach its caller proved before the erasure (a request in
+    /// flight, another instance's cache, a server beside the command line's erasure): samples, deletions, a report and
+    /// a keyed write with its audit record are `notFound`, and leave no row, no change and no record.
+    @Test(arguments: ContractErasureStores.all)
+    func writesUnderAnErasedIdAreRefusedAndStoreNothing(stores: ContractErasureStores) async throws {
+        let s = try stores.make()
+        try await Self.populate(s)
+        _ = try #require(try s.erasure.erase(ErasureRequest(patient: "erased", tokenID: "admin-token", time: Self.now)))
+        let head = try s.sync.currentAnchor()
+        let records = try s.access.audit(AuditQuery(limit: 1000)).count
+        let late = Contract.makeInput(value: 4000.25, syncIdentifier: "late", syncVersion: 1)
+        #expect(throws: SyncError.notFound) { try s.sync.upsert([late], patient: "erased", source: "src-erased", now: Self.now) }
+        #expect(throws: SyncError.notFound) {
+            try s.sync.delete(uuids: [UUID()], syncIdentifiers: ["s0"], patient: "erased", source: "src-erased", now: Self.now)
+        }
+        #expect(throws: SyncError.notFound) {
+            try s.sync.upsertReport(Contract.makeReport(version: 3, walks: [(16, 430.5)]), patient: "erased", source: "therapist", now: Self.now)
+        }
+        let claim = IdempotencyClaim(key: IdempotencyKey(scope: "therapist-token", key: "late"), requestHash: [2],
+                                     now: Self.now, lifetime: 3600, patient: "erased")
+        await #expect(throws: SyncError.notFound) {
+            _ = try await s.sync.write(idempotency: claim) { w in
+                try w.appendAudit(AuditRecord(time: Self.now, tokenID: "therapist-token", role: .therapist, patient: "erased",
+                                              action: "samples.write", count: 1, status: 200))
+                _ = try w.upsert([late], patient: "erased", source: "therapist", now: Self.now)
+                return WriteAnswer(value: true, status: 200, response: Array("{}".utf8))
+            }
+        }
+        #expect(try s.sync.currentAnchor() == head)
+        let feed = try Contract.readAll(s.sync, patient: "erased")
+        #expect(feed.samples.isEmpty && feed.deletedObjects.isEmpty)
+        #expect(try s.sync.checksums(patient: "erased", at: nil).types.isEmpty)
+        #expect(try s.access.audit(AuditQuery(limit: 1000)).count == records)
+        // The other patient writes as before.
+        let kept = try s.sync.upsert([late], patient: "kept", source: "src-kept", now: Self.now)
+        #expect(kept.results.map(\.outcome) == [.inserted])
+    }
+
     @Test(arguments: ContractErasureStores.all)
     func anErasedIdIsNeverReusedAndAnUnknownOneChangesNothing(stores: ContractErasureStores) throws {
         let s = try stores.make()
