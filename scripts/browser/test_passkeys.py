@@ -228,6 +228,31 @@ def main():
         assert status == 200, audit
         assert any(r["action"] == "session.signIn.passkey.possibleClone" for r in audit["records"]), audit
 
+    @check("a browser without passkeys: the buttons are disabled, the page says why, an invitation is left unused")
+    def _():
+        status, _, fresh = http("POST", "/v1/people/invitations", {"role": "therapist", "careTeams": ["physio"],
+                                                                    "displayName": "Nia"}, token=ADMIN)
+        assert status == 201, fresh
+        hide = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.PublicKeyCredential;"})
+        try:
+            driver.get(URL + "/")
+            wait(lambda: q("#sign-in").is_displayed())
+            assert not q("#passkey-sign-in").is_enabled()
+            assert q("#sign-in-no-passkeys").is_displayed() and "cannot use passkeys" in q("#sign-in-no-passkeys").text
+            driver.get(URL + "/invite#" + fresh["secret"])
+            wait(lambda: q("#invitation-choice").is_displayed(), message="the invitation page explains")
+            assert not q("#invitation-use-passkey").is_enabled() and not q("#invitation-use-provider").is_displayed()
+            assert "cannot use passkeys" in q("#invitation-no-passkeys").text
+        finally:
+            driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": hide["identifier"]})
+        # The link still works in a browser that has passkeys: nothing was redeemed.
+        driver.get(URL + "/")
+        wait(lambda: q("#sign-in").is_displayed())
+        assert not q("#sign-in-no-passkeys").is_displayed() and q("#passkey-sign-in").is_enabled()
+        driver.get(URL + "/invite#" + fresh["secret"])
+        wait(lambda: q("#invitation").is_displayed(), message="the unused invitation is redeemed")
+        assert "Nia" in q("#invitation-who").text
+
     return chromium.finish()
 
 

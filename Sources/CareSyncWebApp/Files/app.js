@@ -6,8 +6,8 @@ import { hideAdmin } from './admin.js';
 import { PatientView, clearPatientScreen } from './patient.js';
 import { showProblem } from './problems.js';
 import {
-  AccountView, acceptInvitationWithProvider, offeredProvider, passkeysSupported, redeemInvitation, registerPasskey, showProviderButton,
-  signInWithPasskey,
+  AccountView, acceptInvitationWithProvider, offerPasskeys, offeredProvider, passkeysSupported, redeemInvitation, registerPasskey,
+  showProviderButton, signInWithPasskey,
 } from './signin.js';
 import { clearWorksheet, downloadWorksheet, loadTriage, prepareWorksheet, renderTriage } from './triage.js';
 
@@ -108,7 +108,8 @@ async function signOut() {
 
 /**
  * The invitation link (`/invite#<secret>`). With the clinic's provider configured, the person chooses: a passkey on
- * this device, or the provider's sign-in (which links their provider identity). Without one, a passkey it is.
+ * this device, or the provider's sign-in (which links their provider identity). Without one, a passkey it is; a
+ * browser that cannot use passkeys is told so, and then the link is not redeemed.
  */
 async function acceptInvitation() {
   const secret = location.hash.slice(1);
@@ -121,11 +122,12 @@ async function acceptInvitation() {
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
   }
-  if (!provider) { await redeemForPasskey(secret); return; }
+  if (!provider && passkeysSupported()) { await redeemForPasskey(secret); return; }
   const withPasskey = byId('invitation-use-passkey');
   const withProvider = byId('invitation-use-provider');
-  withPasskey.disabled = !passkeysSupported();
-  withProvider.textContent = provider.name;   // oidc.displayName: the button's label as configured
+  offerPasskeys(withPasskey, byId('invitation-no-passkeys'));
+  withProvider.hidden = !provider;
+  if (provider) withProvider.textContent = provider.name;   // oidc.displayName: the button's label as configured
   withPasskey.onclick = () => redeemForPasskey(secret);
   withProvider.onclick = async () => {
     clearAlert();
@@ -139,8 +141,8 @@ async function acceptInvitation() {
     }
   };
   show('invitation-choice');
-  setStatus('Choose how you will sign in.');
-  withProvider.focus();
+  setStatus(provider ? 'Choose how you will sign in.' : '');
+  if (provider) withProvider.focus();
 }
 
 /** Redeems the invitation once (the person is signed in), then asks for their first passkey. */
@@ -263,7 +265,7 @@ function route() {
     show('sign-in');
     showProviderButton(new Client());
     const button = byId('passkey-sign-in');
-    button.disabled = !passkeysSupported();
+    offerPasskeys(button, byId('sign-in-no-passkeys'));
     button.focus();
     return;
   }

@@ -21,6 +21,18 @@ export function passkeysSupported() {
   return Boolean(window.PublicKeyCredential?.parseCreationOptionsFromJSON && window.PublicKeyCredential?.parseRequestOptionsFromJSON);
 }
 
+/**
+ * Offers a passkey ceremony through `button` only where this browser can run one; elsewhere the button is disabled and
+ * `note` says why and what to do.
+ */
+export function offerPasskeys(button, note) {
+  const supported = passkeysSupported();
+  button.disabled = !supported;
+  note.textContent = supported ? '' : 'This browser cannot use passkeys. Open this page in a current version of '
+    + 'Chrome, Edge, Firefox or Safari, or on your phone.';
+  note.hidden = supported;
+}
+
 /** The sign-in methods the server offers (`{passkeys, openIDConnect}`). */
 function signInMethods(client) { return client.call('GET', '/v1/sign-in/methods'); }
 
