@@ -9,6 +9,13 @@ public final class InMemoryMonitoringStore: MonitoringStore {
         var minutes: [ReviewMinutes] = []
         var goals: [String: [GoalKind: PatientGoal]] = [:]
         var nextID: Int64 = 1
+        /// Ids erased: writes for them are refused, as the database stores refuse them.
+        var erased: Set<String> = []
+
+        /// Throws `ErasedPatientWrite` for an erased id.
+        func refuseErased(_ patient: String) throws {
+            if erased.contains(patient) { throw ErasedPatientWrite(patient: patient) }
+        }
     }
     private let state = Locked(State())
 
@@ -17,6 +24,7 @@ public final class InMemoryMonitoringStore: MonitoringStore {
 
     public func startEpisode(_ episode: MonitoringEpisode) throws -> MonitoringEpisode {
         try state.withLock { s in
+            try s.refuseErased(episode.patient)
             let own = s.episodes.filter { $0.patient == episode.patient }
             guard !own.contains(where: \.isOpen) else { throw MonitoringStoreError.openEpisodeExists }
             if let last = own.compactMap(\.endDay).max(), last >= episode.startDay { throw MonitoringStoreError.overlapsEarlierEpisode(last) }
@@ -42,7 +50,8 @@ public final class InMemoryMonitoringStore: MonitoringStore {
     }
 
     public func logMinutes(_ entry: ReviewMinutes) throws -> ReviewMinutes {
-        state.withLock { s in
+        try state.withLock { s in
+            try s.refuseErased(entry.patient)
             var stored = entry
             stored.id = s.nextID
             s.nextID += 1
@@ -58,16 +67,20 @@ public final class InMemoryMonitoringStore: MonitoringStore {
     }
 
     public func setGoal(_ goal: PatientGoal) throws {
-        state.withLock { $0.goals[goal.patient, default: [:]][goal.kind] = goal }
+        try state.withLock { s in
+            try s.refuseErased(goal.patient)
+            s.goals[goal.patient, default: [:]][goal.kind] = goal
+        }
     }
 
     public func goals(patient: String) throws -> [PatientGoal] {
         state.withLock { s in (s.goals[patient] ?? [:]).values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
     }
 
-    /// Removes the patient's episodes, minutes and goals; their counts, as the erasure's receipt names them.
+    /// Remembers the id as erased and removes the patient's episodes, minutes and goals; their counts, as the erasure's receipt names them.
     func erase(patient: String) -> [ErasedCount] {
         state.withLock { s in
+            s.erased.insert(patient)
             let episodes = s.episodes.count, minutes = s.minutes.count
             s.episodes.removeAll { $0.patient == patient }
             s.minutes.removeAll { $0.patient == patient }

@@ -28,7 +28,7 @@ final class ModelTransaction: SyncTransaction {
 
     /// Refuses an erased id, as every store's writes do (`SampleRowWriter.refuseErased`).
     private func refuseErased(_ patient: String) throws {
-        if state.erased.contains(patient) { throw SyncError.notFound }
+        if state.erased.contains(patient) { throw ErasedPatientWrite(patient: patient) }
     }
 
     private func freshUUID(_ patient: String) -> UUID {

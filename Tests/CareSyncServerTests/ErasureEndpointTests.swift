@@ -100,6 +100,9 @@ struct ErasureEndpointTests {
                                   json: ["samples": [Fixtures.steps(13, hour: 10)]]).expectProblem(404, "notFound")
             try await server.send("POST", "/v1/patients/alice/weekly-reports", token: t.therapist,
                                   json: Fixtures.report(version: 1, tests: [("2020-06-16", 381.5)])).expectProblem(404, "notFound")
+            try await server.send("PUT", "/v1/patients/alice/goals/dailySteps", token: t.therapist, json: ["target": 7777])
+                .expectProblem(404, "notFound")
+            #expect(try cli.monitoring.goals(patient: "alice").isEmpty)
             let left = try cli.sync.changes(ChangeQuery(patient: "alice", limit: 10))
             #expect(left.samples.isEmpty && left.deletedObjects.isEmpty)
         }

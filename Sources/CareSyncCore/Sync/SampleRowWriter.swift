@@ -14,7 +14,7 @@ public protocol SampleRowWriter {
     func insert(_ input: SampleInput, patient: String, source: String) throws -> UUID
     /// Removes a live sample and leaves its tombstone, under the next sequence.
     func tombstone(_ sample: Sample, patient: String, now: Date) throws
-    /// Throws `SyncError.notFound` when `patient` was erased: nothing is written under an erased id again, also by a
+    /// Throws `ErasedPatientWrite` when `patient` was erased: nothing is written under an erased id again, also by a
     /// request whose reach was proved before the erasure (docs/security.md, "Erasure").
     func refuseErased(_ patient: String) throws
 }

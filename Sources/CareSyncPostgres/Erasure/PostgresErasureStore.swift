@@ -16,7 +16,7 @@ public final class PostgresErasureStore: ErasureStore {
     /// PostgreSQL's statements: `$n` markers (a step may name `$1` twice).
     static let eraser = PatientEraser<PostgresConnection>(
         plan: .portable(parameter: PostgresConnection.parameter, lock: " FOR UPDATE",
-                        serialize: "UPDATE store_head SET erasures = erasures + 1", extra: []))
+                        serialize: "UPDATE store_head SET erasures = erasures + 1", hold: " FOR KEY SHARE", extra: []))
 
     public func erase(_ request: ErasureRequest) throws -> ErasureReceipt? {
         guard var receipt = try database.write({ db -> ErasureReceipt? in

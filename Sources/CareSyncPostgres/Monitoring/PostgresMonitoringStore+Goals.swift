@@ -3,6 +3,7 @@ import CareSyncCore
 extension PostgresMonitoringStore {
     public func setGoal(_ g: PatientGoal) throws {
         _ = try database.write { db in
+            try PostgresErasureStore.eraser.refuseErased(db, g.patient)
             try db.query("""
                 INSERT INTO patient_goals (patient_id, kind, target, set_by, set_at) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (patient_id, kind) DO UPDATE SET target = excluded.target, set_by = excluded.set_by, set_at = excluded.set_at

@@ -14,6 +14,7 @@ public final class PostgresMonitoringStore: MonitoringStore {
     public func startEpisode(_ e: MonitoringEpisode) throws -> MonitoringEpisode {
         try database.write { db in
             try db.query("SELECT 1 FROM patients WHERE id = $1 FOR NO KEY UPDATE", [.text(e.patient)])
+            try PostgresErasureStore.eraser.refuseErased(db, e.patient)
             guard try db.query("SELECT 1 FROM monitoring_episodes WHERE patient_id = $1 AND end_day IS NULL", [.text(e.patient)]).count == 0 else {
                 throw MonitoringStoreError.openEpisodeExists
             }
@@ -64,6 +65,7 @@ public final class PostgresMonitoringStore: MonitoringStore {
 
     public func logMinutes(_ m: ReviewMinutes) throws -> ReviewMinutes {
         try database.write { db in
+            try PostgresErasureStore.eraser.refuseErased(db, m.patient)
             let ids = try db.query("""
                 INSERT INTO review_minutes (patient_id, day, minutes, category, logged_by, logged_at) VALUES ($1, $2, $3, $4, $5, $6)
                 RETURNING id

@@ -86,7 +86,7 @@ final class PostgresWriter: SyncTransaction, SampleRowWriter {
     /// Refuses an id erased before this write's group took the head row; an erasure after that waits for the group's
     /// commit and removes its rows (`PostgresErasedPatients`).
     func refuseErased(_ patient: String) throws {
-        if group.erasedIDs.contains(patient) { throw SyncError.notFound }
+        if group.erasedIDs.contains(patient) { throw ErasedPatientWrite(patient: patient) }
     }
 
     /// Takes the next sequence for a change of `patient`.

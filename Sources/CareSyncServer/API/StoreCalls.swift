@@ -13,6 +13,8 @@ struct StoreCalls: Sendable {
             return try await executor.run(body)
         } catch let e as SyncError {
             throw HTTPError.from(e)
+        } catch is ErasedPatientWrite {
+            throw HTTPError.notFound("No such patient.")
         }
     }
 
@@ -24,6 +26,8 @@ struct StoreCalls: Sendable {
             return try await body()
         } catch let e as SyncError {
             throw HTTPError.from(e)
+        } catch is ErasedPatientWrite {
+            throw HTTPError.notFound("No such patient.")
         }
     }
 }

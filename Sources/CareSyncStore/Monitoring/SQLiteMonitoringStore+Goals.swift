@@ -3,6 +3,7 @@ import CareSyncCore
 extension SQLiteMonitoringStore {
     public func setGoal(_ g: PatientGoal) throws {
         try database.write { db in
+            try SQLiteErasureStore.eraser.refuseErased(db, g.patient)
             try db.execute("""
                 INSERT INTO patient_goals (patient_id, kind, target, set_by, set_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (patient_id, kind) DO UPDATE SET target = excluded.target, set_by = excluded.set_by, set_at = excluded.set_at

@@ -12,6 +12,7 @@ public final class SQLiteMonitoringStore: MonitoringStore {
 
     public func startEpisode(_ e: MonitoringEpisode) throws -> MonitoringEpisode {
         try database.write { db in
+            try SQLiteErasureStore.eraser.refuseErased(db, e.patient)
             guard try db.scalarInt64("SELECT 1 FROM monitoring_episodes WHERE patient_id = ? AND end_day IS NULL", [.text(e.patient)]) == nil else {
                 throw MonitoringStoreError.openEpisodeExists
             }
@@ -59,6 +60,7 @@ public final class SQLiteMonitoringStore: MonitoringStore {
 
     public func logMinutes(_ m: ReviewMinutes) throws -> ReviewMinutes {
         try database.write { db in
+            try SQLiteErasureStore.eraser.refuseErased(db, m.patient)
             try db.execute("INSERT INTO review_minutes (patient_id, day, minutes, category, logged_by, logged_at) VALUES (?, ?, ?, ?, ?, ?)",
                            [.text(m.patient), .text(m.day.description), .integer(Int64(m.minutes)), .text(m.category.rawValue),
                             .text(m.loggedBy), .integer(SyncRules.milliseconds(m.loggedAt))])

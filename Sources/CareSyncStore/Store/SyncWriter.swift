@@ -103,7 +103,7 @@ public struct SyncWriter: SyncTransaction, SampleRowWriter {
     /// Refuses an erased id. The erasure takes the one writer as this write does (another process's too, through the
     /// file's lock), so it committed wholly before this transaction or comes wholly after it and removes its rows.
     public func refuseErased(_ patient: String) throws {
-        if try statements.erased.get().first([.text(patient)], { _ in true }) != nil { throw SyncError.notFound }
+        if try statements.erased.get().first([.text(patient)], { _ in true }) != nil { throw ErasedPatientWrite(patient: patient) }
     }
 
     /// Takes the next sequence for a change of `patient`.

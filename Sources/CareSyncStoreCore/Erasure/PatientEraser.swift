@@ -27,6 +27,14 @@ public struct PatientEraser<DB: QueryConnection>: Sendable {
         return receipt
     }
 
+    /// Throws `ErasedPatientWrite` when `patient` was erased, and otherwise holds the patient's row (PostgreSQL) for the
+    /// rest of `db`'s transaction, so an erasure waits for it and then removes what it wrote. A write keyed by patient
+    /// outside the sync store calls it in its transaction before its rows.
+    public func refuseErased(_ db: DB, _ patient: String) throws {
+        if let hold = plan.holdPatient { _ = try db.fetchFirst(hold, [.text(patient)], { _ in true }) }
+        if try wasErased(db, patient) { throw ErasedPatientWrite(patient: patient) }
+    }
+
     /// Whether `patient` was erased.
     public func wasErased(_ db: DB, _ patient: String) throws -> Bool {
         try db.fetchFirst(plan.erased, [.text(patient)], { _ in true }) != nil

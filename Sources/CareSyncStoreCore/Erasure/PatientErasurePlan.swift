@@ -30,6 +30,9 @@ public struct PatientErasurePlan: Sendable {
     /// waits for the write holding the head row and tells every later write to read `erased_patients` again (SQLite's
     /// single writer needs nothing).
     public var serialize: String?
+    /// Holds the patient's row for the rest of another write's transaction, so an erasure waits for that write and then
+    /// removes what it wrote (PostgreSQL `FOR KEY SHARE`; nil on SQLite's single writer): p1 the id.
+    public var holdPatient: String?
     /// The ids of the patient's tokens, sorted: p1 the id.
     public var tokens: String
     /// The statements, in order.
@@ -42,8 +45,9 @@ public struct PatientErasurePlan: Sendable {
     public var audit: String
 
     /// The plan in SQL both dialects take (`p(n)`: the nth parameter's marker), with a dialect's own steps and its
-    /// row lock (`FOR UPDATE` on PostgreSQL, nothing on SQLite's single writer) and `serialize` statement.
-    public static func portable(parameter p: (Int) -> String, lock: String, serialize: String? = nil,
+    /// row lock (`FOR UPDATE` on PostgreSQL, nothing on SQLite's single writer), `serialize` statement and the `hold`
+    /// lock other writes take on the patient's row (`FOR KEY SHARE` on PostgreSQL).
+    public static func portable(parameter p: (Int) -> String, lock: String, serialize: String? = nil, hold: String? = nil,
                                 extra: [ErasureStep]) -> PatientErasurePlan {
         let deviceTokens = "SELECT id FROM tokens WHERE patient_id = \(p(1))"
         let steps: [ErasureStep] = [
@@ -77,6 +81,7 @@ public struct PatientErasurePlan: Sendable {
         return PatientErasurePlan(
             lookup: "SELECT 1 FROM patients WHERE id = \(p(1))\(lock)",
             serialize: serialize,
+            holdPatient: hold.map { "SELECT 1 FROM patients WHERE id = \(p(1))\($0)" },
             tokens: "\(deviceTokens) ORDER BY id",
             steps: steps,
             remember: "INSERT INTO erased_patients (id, erased_at) VALUES (\(p(1)), \(p(2)))",

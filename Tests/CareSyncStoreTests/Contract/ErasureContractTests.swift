@@ -133,8 +133,9 @@ struct ErasureContractTests {
     }
 
     /// Nothing is written under an erased id again, whatever reach its caller proved before the erasure (a request in
-    /// flight, another instance's cache, a server beside the command line's erasure): samples, deletions, a report and
-    /// a keyed write with its audit record are `notFound`, and leave no row, no change and no record.
+    /// flight, another instance's cache, a server beside the command line's erasure): samples, deletions, a report, a
+    /// keyed write with its audit record, a goal, review minutes and an episode are refused, and leave no row, no change
+    /// and no record.
     @Test(arguments: ContractErasureStores.all)
     func writesUnderAnErasedIdAreRefusedAndStoreNothing(stores: ContractErasureStores) async throws {
         let s = try stores.make()
@@ -143,16 +144,16 @@ struct ErasureContractTests {
         let head = try s.sync.currentAnchor()
         let records = try s.access.audit(AuditQuery(limit: 1000)).count
         let late = Contract.makeInput(value: 4000.25, syncIdentifier: "late", syncVersion: 1)
-        #expect(throws: SyncError.notFound) { try s.sync.upsert([late], patient: "erased", source: "src-erased", now: Self.now) }
-        #expect(throws: SyncError.notFound) {
+        #expect(throws: ErasedPatientWrite(patient: "erased")) { try s.sync.upsert([late], patient: "erased", source: "src-erased", now: Self.now) }
+        #expect(throws: ErasedPatientWrite(patient: "erased")) {
             try s.sync.delete(uuids: [UUID()], syncIdentifiers: ["s0"], patient: "erased", source: "src-erased", now: Self.now)
         }
-        #expect(throws: SyncError.notFound) {
+        #expect(throws: ErasedPatientWrite(patient: "erased")) {
             try s.sync.upsertReport(Contract.makeReport(version: 3, walks: [(16, 430.5)]), patient: "erased", source: "therapist", now: Self.now)
         }
         let claim = IdempotencyClaim(key: IdempotencyKey(scope: "therapist-token", key: "late"), requestHash: [2],
                                      now: Self.now, lifetime: 3600, patient: "erased")
-        await #expect(throws: SyncError.notFound) {
+        await #expect(throws: ErasedPatientWrite(patient: "erased")) {
             _ = try await s.sync.write(idempotency: claim) { w in
                 try w.appendAudit(AuditRecord(time: Self.now, tokenID: "therapist-token", role: .therapist, patient: "erased",
                                               action: "samples.write", count: 1, status: 200))
@@ -160,6 +161,19 @@ struct ErasureContractTests {
                 return WriteAnswer(value: true, status: 200, response: Array("{}".utf8))
             }
         }
+        // The other patient-keyed writes: a goal, review minutes, a monitoring episode.
+        #expect(throws: ErasedPatientWrite(patient: "erased")) {
+            try s.monitoring.setGoal(PatientGoal(patient: "erased", kind: .dailySteps, target: 5000, setBy: "t", setAt: Self.now))
+        }
+        #expect(throws: ErasedPatientWrite(patient: "erased")) {
+            try s.monitoring.logMinutes(ReviewMinutes(patient: "erased", day: Self.day("2020-06-20"), minutes: 3, category: .dataReview,
+                                                      loggedBy: "t", loggedAt: Self.now))
+        }
+        #expect(throws: ErasedPatientWrite(patient: "erased")) {
+            try s.monitoring.startEpisode(MonitoringEpisode(patient: "erased", startDay: Self.day("2020-07-01"), startedBy: "t", startedAt: Self.now))
+        }
+        #expect(try s.monitoring.goals(patient: "erased").isEmpty && s.monitoring.episodes(patient: "erased").isEmpty)
+        #expect(try s.monitoring.minutes(patient: "erased", from: Self.day("2020-01-01"), through: Self.day("2020-12-31")).isEmpty)
         #expect(try s.sync.currentAnchor() == head)
         let feed = try Contract.readAll(s.sync, patient: "erased")
         #expect(feed.samples.isEmpty && feed.deletedObjects.isEmpty)

@@ -28,7 +28,7 @@ struct PostgresErasureRaceTests {
         let (writer, eraser, other) = try Self.instancesWithPatient("erase-after-" + UUID().uuidString.prefix(8))
         _ = try writer.upsert([Self.sample("before")], patient: "p", source: "watch", now: Self.t0)
         _ = try #require(try eraser.erase(ErasureRequest(patient: "p", tokenID: "admin", time: Self.t0)))
-        #expect(throws: SyncError.notFound) {
+        #expect(throws: ErasedPatientWrite(patient: "p")) {
             try writer.upsert([Self.sample("after")], patient: "p", source: "watch", now: Self.t0)
         }
         #expect(try other.changes(ChangeQuery(patient: "p", limit: 10)).samples.isEmpty)
@@ -36,30 +36,53 @@ struct PostgresErasureRaceTests {
         #expect(try writer.upsert([Self.sample("other")], patient: "q", source: "watch", now: Self.t0).results.count == 1)
     }
 
-    /// A write holding the head row when the erasure starts: the erasure waits for its commit, then removes its rows.
-    @Test func anErasureWaitsForTheWriteUnderWayAndRemovesItsRows() async throws {
-        let (writer, eraser, other) = try Self.instancesWithPatient("erase-during-" + UUID().uuidString.prefix(8))
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+    /// Runs `write` on a thread of its own until it has written (it calls its argument then, and waits), starts the
+    /// erasure of `p` through `eraser`, checks that the erasure waits, lets the write commit; answers the receipt.
+    static func eraseDuring(_ eraser: PostgresErasureStore,
+                            _ write: @escaping @Sendable (_ written: () -> Void) throws -> Void) async throws -> ErasureReceipt {
+        // Waits off the cooperative pool only: a semaphore waited on here could hold the thread the write's task needs.
+        let inside = Shared(false), release = DispatchSemaphore(value: 0)
         let erased = Shared(false)
-        async let written: UpsertBatchResult = onDedicatedThread {
-            try writer.write { w in
-                let results = try w.upsert([Self.sample("during")], patient: "p", source: "watch", now: Self.t0)
-                inside.signal()
-                release.wait()
-                return UpsertBatchResult(anchor: try w.headAnchor(), results: results)
-            }
-        }
-        inside.wait()
+        async let written: Void = onDedicatedThread { try write { inside.update { $0 = true }; release.wait() } }
+        while !inside.update({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         async let receipt = onDedicatedThread { () -> ErasureReceipt? in
             defer { erased.update { $0 = true } }
-            return try eraser.erase(ErasureRequest(patient: "p", tokenID: "admin", time: Self.t0))
+            return try eraser.erase(ErasureRequest(patient: "p", tokenID: "admin", time: t0))
         }
         try await Task.sleep(for: .milliseconds(500))
         #expect(!erased.update { $0 }, "the erasure committed while a write for the patient was under way")
         release.signal()
-        #expect(try await written.results.map(\.outcome) == [.inserted])
-        let done = try #require(try await receipt)
-        #expect(done.count(of: "samples") == 1)
+        try await written
+        return try #require(try await receipt)
+    }
+
+    /// A sync write holding the head row when the erasure starts: the erasure waits for its commit, then removes its rows.
+    @Test func anErasureWaitsForTheSyncWriteUnderWayAndRemovesItsRows() async throws {
+        let (writer, eraser, other) = try Self.instancesWithPatient("erase-during-" + UUID().uuidString.prefix(8))
+        let receipt = try await Self.eraseDuring(eraser) { written in
+            let outcomes = try writer.write { w in
+                let results = try w.upsert([Self.sample("during")], patient: "p", source: "watch", now: Self.t0)
+                written()
+                return results.map(\.outcome)
+            }
+            #expect(outcomes == [.inserted])
+        }
+        #expect(receipt.count(of: "samples") == 1)
         #expect(try other.changes(ChangeQuery(patient: "p", limit: 10)).samples.isEmpty)
+    }
+
+    /// Another write keyed by patient (a goal) that checked the id first holds the patient's row: the erasure waits for
+    /// it, then removes the goal (`PatientEraser.refuseErased`, as the monitoring store's writes call it).
+    @Test func anErasureWaitsForAGoalWrittenUnderWayAndRemovesIt() async throws {
+        let (writer, eraser, _) = try Self.instancesWithPatient("erase-goal-" + UUID().uuidString.prefix(8))
+        let receipt = try await Self.eraseDuring(eraser) { written in
+            try writer.database.write { db in
+                try PostgresErasureStore.eraser.refuseErased(db, "p")
+                try db.query("INSERT INTO patient_goals (patient_id, kind, target, set_by, set_at) VALUES ('p', 'dailySteps', 5000, 't', 0)")
+                written()
+            }
+        }
+        #expect(receipt.count(of: "goals") == 1)
+        #expect(try PostgresMonitoringStore(database: writer.database).goals(patient: "p").isEmpty)
     }
 }
