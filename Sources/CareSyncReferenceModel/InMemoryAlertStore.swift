@@ -47,7 +47,7 @@ public final class InMemoryAlertStore: AlertStore {
                 events.append(AlertEvent(.resolved, s.alerts[id]!, at: plan.now))
             }
             for id in plan.rearm where s.alerts[id] != nil && s.alerts[id]!.rearmedAt == nil { s.alerts[id]!.rearmedAt = plan.now }
-            for a in plan.raise where !s.alerts.values.contains(where: {
+            for a in plan.raise where !(sync?.wasErased(a.patient) ?? false) && !s.alerts.values.contains(where: {
                 $0.state != .resolved && $0.careTeam == a.careTeam && $0.patient == a.patient && $0.key == a.key
             }) {
                 s.alerts[a.id] = a

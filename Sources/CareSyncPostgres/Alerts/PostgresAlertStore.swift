@@ -85,7 +85,8 @@ public final class PostgresAlertStore: AlertStore {
             for id in plan.rearm {
                 try db.query("UPDATE alerts SET rearmed_at = $1 WHERE id = $2 AND rearmed_at IS NULL", [now, .text(id)])
             }
-            for a in plan.raise {
+            // A patient erased since the evaluation read their figures gets no alert (nor its webhook event).
+            for a in plan.raise where try !PostgresErasureStore.eraser.holdingWasErased(db, a.patient) {
                 let inserted = try db.query("""
                     INSERT INTO alerts (id, care_team, patient_id, rule, subject, state, raised_at) VALUES ($1, $2, $3, $4, $5, 'open', $6)
                     ON CONFLICT DO NOTHING RETURNING id

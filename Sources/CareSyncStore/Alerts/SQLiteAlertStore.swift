@@ -79,7 +79,8 @@ public final class SQLiteAlertStore: AlertStore {
             for id in plan.rearm {
                 try db.execute("UPDATE alerts SET rearmed_at_ms = ? WHERE id = ? AND rearmed_at_ms IS NULL", [now, .text(id)])
             }
-            for a in plan.raise {
+            // A patient erased since the evaluation read their figures gets no alert (nor its webhook event).
+            for a in plan.raise where try !SQLiteErasureStore.eraser.holdingWasErased(db, a.patient) {
                 try db.execute("""
                     INSERT INTO alerts (id, care_team, patient_id, rule, subject, state, raised_at_ms) VALUES (?, ?, ?, ?, ?, 'open', ?)
                     ON CONFLICT DO NOTHING

@@ -31,8 +31,14 @@ public struct PatientEraser<DB: QueryConnection>: Sendable {
     /// rest of `db`'s transaction, so an erasure waits for it and then removes what it wrote. A write keyed by patient
     /// outside the sync store calls it in its transaction before its rows.
     public func refuseErased(_ db: DB, _ patient: String) throws {
+        if try holdingWasErased(db, patient) { throw ErasedPatientWrite(patient: patient) }
+    }
+
+    /// Whether `patient` was erased, after holding the patient's row as `refuseErased` does: for a write that skips an
+    /// erased patient instead of failing (an alert evaluation covers many patients).
+    public func holdingWasErased(_ db: DB, _ patient: String) throws -> Bool {
         if let hold = plan.holdPatient { _ = try db.fetchFirst(hold, [.text(patient)], { _ in true }) }
-        if try wasErased(db, patient) { throw ErasedPatientWrite(patient: patient) }
+        return try wasErased(db, patient)
     }
 
     /// Whether `patient` was erased.

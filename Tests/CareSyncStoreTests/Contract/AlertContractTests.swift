@@ -16,6 +16,21 @@ import Testing
         return plan
     }
 
+    /// An evaluation that read an erased patient's figures before the erasure raises nothing for them when it applies
+    /// its plan after it: no alert, no webhook event naming the erased id; the other patient's alert is raised.
+    @Test(arguments: ContractAlertStores.all)
+    func aPatientErasedSinceTheEvaluationGetsNoAlert(stores: ContractAlertStores) throws {
+        let s = try stores.make()
+        for patient in ["p1", "p2"] { try s.access.createPatient(PatientRecord(id: patient, timeZone: "UTC", createdAt: Self.t0)) }
+        var plan = Self.raise([Self.silentPhone])
+        plan.raise += Self.raise([Self.silentPhone], patient: "p2").raise
+        _ = try #require(try s.erasure.erase(ErasureRequest(patient: "p1", tokenID: "admin", time: Self.t0)))
+        let events = try s.alerts.apply(plan)
+        #expect(events.map(\.patient) == ["p2"])
+        #expect(try s.alerts.alerts(AlertQuery(careTeam: "physio", patient: "p1")).isEmpty)
+        #expect(try s.alerts.current(careTeam: "physio", patient: "p2").count == 1)
+    }
+
     @Test(arguments: ContractAlertStores.all)
     func rulesAreTheDefaultsUntilATeamSetsItsOwn(stores: ContractAlertStores) throws {
         let s = try stores.make()

@@ -13,6 +13,7 @@ struct ContractAlertStores: Sendable, CustomStringConvertible {
         let webhooks: any WebhookStore
         let monitoring: any MonitoringStore
         let alerts: any AlertStore
+        let erasure: any ErasureStore
     }
     /// Shown in test names.
     let name: String
@@ -25,17 +26,20 @@ struct ContractAlertStores: Sendable, CustomStringConvertible {
         ContractAlertStores(name: "InMemorySyncStore") {
             let access = InMemoryAccessStore()
             let sync = InMemorySyncStore(access: access)
-            return Stores(sync: sync, access: access, webhooks: InMemoryWebhookStore(sync: sync, access: access),
-                          monitoring: InMemoryMonitoringStore(), alerts: InMemoryAlertStore(sync: sync))
+            let webhooks = InMemoryWebhookStore(sync: sync, access: access), monitoring = InMemoryMonitoringStore()
+            return Stores(sync: sync, access: access, webhooks: webhooks, monitoring: monitoring, alerts: InMemoryAlertStore(sync: sync),
+                          erasure: InMemoryErasureStore(sync: sync, access: access, monitoring: monitoring, webhooks: webhooks))
         },
         ContractAlertStores(name: "SQLiteSyncStore") {
             let store = try StoreFixture.make().store
             return Stores(sync: store, access: SQLiteAccessStore(database: store.database), webhooks: SQLiteWebhookStore(database: store.database),
-                          monitoring: SQLiteMonitoringStore(database: store.database), alerts: SQLiteAlertStore(database: store.database))
+                          monitoring: SQLiteMonitoringStore(database: store.database), alerts: SQLiteAlertStore(database: store.database),
+                          erasure: SQLiteErasureStore(database: store.database))
         },
     ] + (PostgresFixture.isAvailable ? [ContractAlertStores(name: "PostgresSyncStore") {
         let store = try PostgresFixture.makeStore()
         return Stores(sync: store, access: PostgresAccessStore(database: store.database), webhooks: PostgresWebhookStore(store: store),
-                      monitoring: PostgresMonitoringStore(database: store.database), alerts: PostgresAlertStore(database: store.database))
+                      monitoring: PostgresMonitoringStore(database: store.database), alerts: PostgresAlertStore(database: store.database),
+                      erasure: PostgresErasureStore(database: store.database))
     }] : [])
 }
