@@ -133,4 +133,7 @@ public final class InMemoryAccessStore: AccessStore {
 
     /// Whether the id was erased.
     func wasErased(_ patient: String) -> Bool { state.withLock { $0.erased.contains(patient) } }
+
+    /// How many ids were erased.
+    func erasedCount() -> Int { state.withLock { $0.erased.count } }
 }

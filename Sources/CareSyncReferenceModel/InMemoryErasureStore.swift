@@ -32,4 +32,6 @@ public final class InMemoryErasureStore: ErasureStore {
     }
 
     public func wasErased(_ patient: String) throws -> Bool { access.wasErased(patient) }
+
+    public func erasedCount() throws -> Int { access.erasedCount() }
 }

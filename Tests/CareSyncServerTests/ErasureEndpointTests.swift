@@ -108,6 +108,24 @@ struct ErasureEndpointTests {
         }
     }
 
+    /// The server learns of the command line's erasure by its own look (`ErasureWatchJob`, every 5 s when serving):
+    /// until then a read through the therapist's proven reach answers an empty page; after it, 404 as everywhere.
+    @Test func theErasureWatchEndsTheReachTheServerProvedBeforeTheCommandLinesErasure() async throws {
+        try await TestServer.with(.inMemory) { server in
+            let t = server.tokens, app = server.app
+            let watch = ErasureWatchJob(erasure: app.backend.erasure, notifier: app.api.store.notifier, executor: app.api.executor,
+                                        logger: app.logger)
+            #expect(try watch.look() == false)  // the baseline
+            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
+            let cli = try StoreBackends.open(app.configuration.storeSettings)
+            _ = try #require(try cli.erasure.erase(ErasureRequest(patient: "alice", tokenID: "cli", role: .admin, time: Date())))
+            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
+            #expect(try watch.look() == true)
+            try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).expectProblem(404, "notFound")
+            #expect(try watch.look() == false)
+        }
+    }
+
     @Test(.enabled(if: postgresTestServerURL != nil, "CARESYNC_TEST_POSTGRES_URL names no server"))
     func erasesEverywhereOnPostgreSQL() async throws {
         let url = try PostgresServerTests.freshSchemaURL()

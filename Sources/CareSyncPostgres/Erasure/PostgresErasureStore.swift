@@ -41,6 +41,10 @@ public final class PostgresErasureStore: ErasureStore {
         try database.read { db in try Self.eraser.wasErased(db, patient) }
     }
 
+    public func erasedCount() throws -> Int {
+        try database.read { db in try Self.eraser.erasedCount(db) }
+    }
+
     /// `VACUUM` of every table the plan deletes from, outside a transaction (as VACUUM must run).
     public func vacuum() throws {
         let tables = Self.eraser.plan.tables.joined(separator: ", ")

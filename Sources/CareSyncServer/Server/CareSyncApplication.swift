@@ -30,6 +30,7 @@ public final class CareSyncApplication: Sendable {
         let retention: RetentionJob
         let idempotencyPurge: Task<Void, Never>
         let exportSweep: ExportSweepJob
+        let erasureWatch: ErasureWatchJob
     }
     private let jobs = Locked<Jobs?>(nil)
 
@@ -54,7 +55,8 @@ public final class CareSyncApplication: Sendable {
 
     /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
     /// hourly purge of expired idempotency records and the webhook dispatcher, each running only while this
-    /// instance holds its lease (`JobLeases`), and this instance's sweep of expired bulk export files (every minute). Returns the bound port (the chosen one for port 0).
+    /// instance holds its lease (`JobLeases`), this instance's sweep of expired bulk export files (every minute), and
+    /// its watch for erasures made elsewhere (every 5 s, `ErasureWatchJob`). Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
@@ -77,7 +79,9 @@ public final class CareSyncApplication: Sendable {
         if configuration.alertEvaluationSeconds > 0 { alertJob.start() }
         let exportSweep = ExportSweepJob(exports: api.exports, executor: api.executor)
         exportSweep.start()
-        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep) }
+        let erasureWatch = ErasureWatchJob(erasure: backend.erasure, notifier: api.store.notifier, executor: api.executor, logger: logger)
+        erasureWatch.start()
+        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep, erasureWatch: erasureWatch) }
         return port
     }
 
@@ -89,6 +93,7 @@ public final class CareSyncApplication: Sendable {
         let running = jobs.withLock { jobs in defer { jobs = nil }; return jobs }
         running?.idempotencyPurge.cancel()
         await running?.exportSweep.stop()
+        await running?.erasureWatch.stop()
         await running?.retention.stop()
         await api.exports.stop()
         await webhooks.stop()

@@ -44,6 +44,10 @@ public final class SQLiteErasureStore: ErasureStore {
         try database.read { db in try Self.eraser.wasErased(db, patient) }
     }
 
+    public func erasedCount() throws -> Int {
+        try database.read { db in try Self.eraser.erasedCount(db) }
+    }
+
     /// Rebuilds the file and moves every page out of the WAL, whose file is then truncated to zero bytes; false when
     /// readers kept the WAL busy through every attempt (its file may still hold pages from before the erasure).
     public func compact() throws -> Bool {

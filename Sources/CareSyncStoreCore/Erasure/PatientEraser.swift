@@ -41,6 +41,11 @@ public struct PatientEraser<DB: QueryConnection>: Sendable {
         return try wasErased(db, patient)
     }
 
+    /// How many ids were erased.
+    public func erasedCount(_ db: DB) throws -> Int {
+        Int(try db.fetchFirst(plan.erasedCount, [], { try $0.integer(0) }) ?? 0)
+    }
+
     /// Whether `patient` was erased.
     public func wasErased(_ db: DB, _ patient: String) throws -> Bool {
         try db.fetchFirst(plan.erased, [.text(patient)], { _ in true }) != nil

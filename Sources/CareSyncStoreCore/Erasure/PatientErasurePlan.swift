@@ -41,6 +41,8 @@ public struct PatientErasurePlan: Sendable {
     public var remember: String
     /// Selects 1 when the id was erased: p1 the id.
     public var erased: String
+    /// Selects how many ids were erased.
+    public var erasedCount = "SELECT count(*) FROM erased_patients"
     /// Appends one audit record: time, token id, role, patient, action, count, status.
     public var audit: String
 
