@@ -108,13 +108,12 @@ struct ErasureEndpointTests {
         }
     }
 
-    /// The server learns of the command line's erasure by its own look (`ErasureWatchJob`, every 5 s when serving):
+    /// The server learns of the command line's erasure by its own look (`ErasureWatch`, every 5 s when serving):
     /// until then a read through the therapist's proven reach answers an empty page; after it, 404 as everywhere.
     @Test func theErasureWatchEndsTheReachTheServerProvedBeforeTheCommandLinesErasure() async throws {
         try await TestServer.with(.inMemory) { server in
             let t = server.tokens, app = server.app
-            let watch = ErasureWatchJob(erasure: app.backend.erasure, notifier: app.api.store.notifier, executor: app.api.executor,
-                                        logger: app.logger)
+            let watch = ErasureWatch(erasure: app.backend.erasure, notifier: app.api.store.notifier)
             #expect(try watch.look() == false)  // the baseline
             #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
             let cli = try StoreBackends.open(app.configuration.storeSettings)

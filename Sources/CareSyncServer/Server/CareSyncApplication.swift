@@ -29,8 +29,8 @@ public final class CareSyncApplication: Sendable {
     private struct Jobs {
         let retention: RetentionJob
         let idempotencyPurge: Task<Void, Never>
-        let exportSweep: ExportSweepJob
-        let erasureWatch: ErasureWatchJob
+        let exportSweep: PeriodicJob
+        let erasureWatch: PeriodicJob
     }
     private let jobs = Locked<Jobs?>(nil)
 
@@ -56,7 +56,7 @@ public final class CareSyncApplication: Sendable {
     /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
     /// hourly purge of expired idempotency records and the webhook dispatcher, each running only while this
     /// instance holds its lease (`JobLeases`), this instance's sweep of expired bulk export files (every minute), and
-    /// its watch for erasures made elsewhere (every 5 s, `ErasureWatchJob`). Returns the bound port (the chosen one for port 0).
+    /// its watch for erasures made elsewhere (every 5 s, `ErasureWatch`). Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
@@ -77,9 +77,17 @@ public final class CareSyncApplication: Sendable {
         }
         webhooks.start()
         if configuration.alertEvaluationSeconds > 0 { alertJob.start() }
-        let exportSweep = ExportSweepJob(exports: api.exports, executor: api.executor)
+        // Bulk exports live in this instance's memory, so every instance sweeps its own files (no lease); the first sweep
+        // also removes a previous process's leftovers.
+        let exports = api.exports
+        let exportSweep = PeriodicJob("export.sweep", every: .seconds(60), on: api.executor, logger: logger) {
+            exports.sweep(now: exports.clock.now())
+        }
         exportSweep.start()
-        let erasureWatch = ErasureWatchJob(erasure: backend.erasure, notifier: api.store.notifier, executor: api.executor, logger: logger)
+        let watch = ErasureWatch(erasure: backend.erasure, notifier: api.store.notifier), log = logger
+        let erasureWatch = PeriodicJob("erasure.watch", every: .seconds(5), on: api.executor, logger: logger) {
+            if try watch.look() { log.info("erasure.noticed") }
+        }
         erasureWatch.start()
         jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep, erasureWatch: erasureWatch) }
         return port
