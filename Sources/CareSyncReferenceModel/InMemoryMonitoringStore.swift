@@ -77,7 +77,8 @@ public final class InMemoryMonitoringStore: MonitoringStore {
         state.withLock { s in (s.goals[patient] ?? [:]).values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
     }
 
-    /// Remembers the id as erased and removes the patient's episodes, minutes and goals; their counts, as the erasure's receipt names them.
+    /// Remembers the id as erased and removes the patient's episodes, minutes and goals; their counts, as the erasure's
+    /// receipt names them.
     func erase(patient: String) -> [ErasedCount] {
         state.withLock { s in
             s.erased.insert(patient)

@@ -5,8 +5,9 @@ extension InMemorySyncStore {
     /// Whether the id was erased (its writes are refused).
     func wasErased(_ patient: String) -> Bool { read { $0.erased.contains(patient) } }
 
-    /// Remembers the id as erased (its writes are refused from now on) and removes the patient's samples, tombstones, change-log entries, reports, kept answers (those about the patient,
-    /// and those of `tokens`) and outbox entries; their counts, as the erasure's receipt names them.
+    /// Remembers the id as erased (its writes are refused from now on) and removes the patient's samples, tombstones,
+    /// change-log entries, reports, kept answers (those about the patient, and those of `tokens`) and outbox entries;
+    /// their counts, as the erasure's receipt names them.
     func erase(patient: String, tokens: [String]) -> [ErasedCount] {
         withState { state in
             state.erased.insert(patient)

@@ -4,8 +4,9 @@ import CareSyncLocking
 /// Notices erasures nobody told this instance of, such as `caresync patient erase` run in another process on the same
 /// SQLite file: each `look` reads how many ids were erased, and when that number grew since the last look, the
 /// notifier's `erased(nil)` makes this instance forget every reach it proved and every page it read ahead, so the
-/// erased patient's paths answer 404 here too. The server looks every 5 s (a `PeriodicJob`). The API's erasure tells
-/// its own instance at once, and PostgreSQL's tells the others through their listeners: this is the rest.
+/// erased patient's paths answer 404 here too. The server looks every 5 s on SQLite (a `PeriodicJob`). The API's
+/// erasure tells its own instance at once, and PostgreSQL's tells the others through their listeners: this is the
+/// rest.
 final class ErasureWatch: Sendable {
     private let erasure: any ErasureStore
     private let notifier: ChangeNotifier

@@ -56,7 +56,7 @@ public final class CareSyncApplication: Sendable {
     /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
     /// hourly purge of expired idempotency records and the webhook dispatcher, each running only while this
     /// instance holds its lease (`JobLeases`), this instance's sweep of expired bulk export files (every minute), and
-    /// its watch for erasures made elsewhere (every 5 s, `ErasureWatch`). Returns the bound port (the chosen one for port 0).
+    /// on SQLite its watch for erasures made elsewhere (every 5 s, `ErasureWatch`). Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
@@ -88,7 +88,9 @@ public final class CareSyncApplication: Sendable {
         let erasureWatch = PeriodicJob("erasure.watch", every: .seconds(5), on: api.executor, logger: logger) {
             if try watch.look() { log.info("erasure.noticed") }
         }
-        erasureWatch.start()
+        // PostgreSQL's instances hear every erasure, the command line's too, on the store's channel (and forget every
+        // reach when their listener reconnects); only SQLite's other processes go unheard.
+        if configuration.databaseURL == nil { erasureWatch.start() }
         jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep, erasureWatch: erasureWatch) }
         return port
     }
