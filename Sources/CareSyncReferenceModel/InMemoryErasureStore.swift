@@ -9,11 +9,12 @@ public final class InMemoryErasureStore: ErasureStore {
     private let access: InMemoryAccessStore
     private let monitoring: InMemoryMonitoringStore?
     private let webhooks: InMemoryWebhookStore?
+    private let exports: InstanceBulkExportStore?
 
     /// Erasure over the stores of one "database".
     public init(sync: InMemorySyncStore, access: InMemoryAccessStore, monitoring: InMemoryMonitoringStore? = nil,
-                webhooks: InMemoryWebhookStore? = nil) {
-        self.sync = sync; self.access = access; self.monitoring = monitoring; self.webhooks = webhooks
+                webhooks: InMemoryWebhookStore? = nil, exports: InstanceBulkExportStore? = nil) {
+        self.sync = sync; self.access = access; self.monitoring = monitoring; self.webhooks = webhooks; self.exports = exports
     }
 
     public func erase(_ request: ErasureRequest) throws -> ErasureReceipt? {
@@ -21,6 +22,7 @@ public final class InMemoryErasureStore: ErasureStore {
         let tokens = access.tokenIDs(of: request.patient)
         var counts = sync.erase(patient: request.patient, tokens: tokens)
         counts.append(ErasedCount(kind: "webhookDeliveries", count: webhooks?.erase(patient: request.patient) ?? 0))
+        counts.append(ErasedCount(kind: "bulkExports", count: exports?.forget(patient: request.patient) ?? 0))
         counts += monitoring?.erase(patient: request.patient)
             ?? ["monitoringEpisodes", "reviewMinutes", "goals"].map { ErasedCount(kind: $0, count: 0) }
         var receipt: ErasureReceipt?

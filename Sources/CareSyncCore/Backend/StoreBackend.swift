@@ -26,4 +26,6 @@ public protocol StoreBackend: Sendable {
     var enrolments: any EnrolmentStore { get }
     /// Passkey challenges and OpenID Connect sign-ins in progress, shared by every instance over the database.
     var ceremonies: any PendingCeremonyStore { get }
+    /// FHIR bulk export records, shared by every instance over the database.
+    var bulkExports: any BulkExportStore { get }
 }

@@ -28,7 +28,7 @@ public final class CareSyncAPI: Sendable {
     let gate: AccessGate
     /// The change feed's reads, waits and their limits.
     let reader: ChangeReader
-    /// The FHIR bulk exports of this instance (their files, queue and expiry).
+    /// The FHIR bulk exports: their shared records, this instance's runs, their files and expiry.
     let exports: BulkExports
     /// The server's one clock (wall and monotonic time), which every controller and background job reads.
     public let clock: ServerClock
@@ -43,6 +43,7 @@ public final class CareSyncAPI: Sendable {
                 erasure: (any ErasureStore)? = nil,
                 enrolments: (any EnrolmentStore)? = nil, enrolment: EnrolmentSettings = EnrolmentSettings(),
                 passkeys passkeyStore: (any PasskeyStore)? = nil, ceremonies: any PendingCeremonyStore = InstanceCeremonyStore(),
+                bulkExports: any BulkExportStore = InstanceBulkExportStore(),
                 onWebhookChange: @escaping @Sendable () -> Void = {}, limits: APILimits = APILimits(),
                 executor: BlockingExecutor = BlockingExecutor(),
                 logger: Logger = Logger(label: "caresync.api"), clock: ServerClock = .system,
@@ -81,9 +82,22 @@ public final class CareSyncAPI: Sendable {
         let exportSettings = BulkExports.Settings(
             directory: URL(fileURLWithPath: limits.exportDirectory ?? NSTemporaryDirectory() + "/caresync-exports", isDirectory: true),
             expiry: limits.exportExpiry)
-        let exports = BulkExports(settings: exportSettings, runner: ExportRun(reader: reader, audit: audit, access: access, clock: clock,
-                                                                              settings: exportSettings, logger: logger), clock: clock)
+        let exports = BulkExports(settings: exportSettings, store: bulkExports,
+                                  runner: ExportRun(reader: reader, audit: audit, access: access, records: bulkExports, clock: clock,
+                                                    settings: exportSettings, logger: logger),
+                                  executor: executor, clock: clock)
         self.exports = exports
+        // An erasure deleted the exports that read the patient (an in-memory store forgets them here): this instance's
+        // runs of them stop and their files go.
+        store.notifier.onErasure { [weak exports, executor, logger] patient in
+            guard let exports else { return }
+            if let patient { (exports.store as? InstanceBulkExportStore)?.forget(patient: patient) }
+            Task {
+                do { try await executor.run { try exports.forget(patient: patient, now: exports.clock.now()) } } catch {
+                    logger.error("export.forget_failed", metadata: ["error.type": .string(String(describing: type(of: error)))])
+                }
+            }
+        }
         let adminController = AdminController(gate: gate, admin: admin, access: access, calls: calls, clock: clock,
                                               notifier: store.notifier)
         let statusAlerts = alerts

@@ -13,6 +13,7 @@ enum PathID {
         case "tokenId", "enrolmentId", "personId", "sessionId": return value.utf8.count == 16 && value.utf8.allSatisfy(isLowerHex)
         case "passkeyId": return (1...1366).contains(value.utf8.count) && Base64URL.decode(value) != nil
         case "identityId": return value.utf8.count == 32 && value.utf8.allSatisfy(isLowerHex)
+        case "exportId": return value.utf8.count == 36 && value.utf8.allSatisfy { isLowerHex($0) || $0 == 45 }
         case "webhookId": return value.utf8.count == 19 && value.hasPrefix("wh_") && value.utf8.dropFirst(3).allSatisfy(isLowerHex)
         case "syncIdentifier":
             return !value.isEmpty && value.utf8.count <= SampleValidator.maxSyncIdentifierBytes / 2 && !InvisibleCharacters.occur(in: value)

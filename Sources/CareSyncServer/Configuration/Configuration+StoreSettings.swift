@@ -17,10 +17,12 @@ extension Configuration {
 
 extension Configuration {
     /// The folder of bulk export files: `export.directory`, else `<database>-exports` beside the SQLite file, else
-    /// (on PostgreSQL) `caresync-exports` in the system's temporary folder.
-    public var resolvedExportDirectory: String {
+    /// (on PostgreSQL) `caresync-exports-<store id>` in the system's temporary folder: one folder per database, as the
+    /// sweep removes the folders no export of its database names.
+    public func resolvedExportDirectory(storeID: String) -> String {
         if !exportDirectory.isEmpty { return exportDirectory }
         if databaseURL == nil { return databasePath + "-exports" }
-        return URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("caresync-exports").path
+        let name = "caresync-exports-" + String(storeID.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.prefix(64))
+        return URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(name).path
     }
 }

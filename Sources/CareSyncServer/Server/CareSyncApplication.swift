@@ -77,11 +77,11 @@ public final class CareSyncApplication: Sendable {
         }
         webhooks.start()
         if configuration.alertEvaluationSeconds > 0 { alertJob.start() }
-        // Bulk exports live in this instance's memory, so every instance sweeps its own files (no lease); the first sweep
-        // also removes a previous process's leftovers.
+        // Every instance beats for its own runs and sweeps the expired exports of all (no lease: a folder removed twice is
+        // gone once); the first sweep also removes folders no export names any more.
         let exports = api.exports
         let exportSweep = PeriodicJob("export.sweep", every: .seconds(60), on: api.executor, logger: logger) {
-            exports.sweep(now: exports.clock.now())
+            try exports.sweep(now: exports.clock.now())
         }
         exportSweep.start()
         let watch = ErasureWatch(erasure: backend.erasure, notifier: api.store.notifier), log = logger
@@ -96,7 +96,7 @@ public final class CareSyncApplication: Sendable {
     }
 
     /// Stops in order: the background jobs (a retention run in progress finishes; webhook attempts under way are
-    /// cancelled and go out again after a restart; bulk exports are cancelled and their files removed), then the listener — it
+    /// cancelled and go out again after a restart; this instance's unfinished bulk exports are cancelled and their files removed; finished ones stay until they expire), then the listener — it
     /// stops accepting, answers parked long polls and lets requests in flight finish (each commits its own
     /// audit record before answering, so nothing is left to flush).
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
@@ -136,7 +136,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     limits.streamLifetime = configuration.stream.lifetime
     limits.allowPrivateWebhookAddresses = configuration.webhooks.allowPrivateAddresses
     limits.fhirPublicURL = configuration.fhirPublicUrl.isEmpty ? nil : configuration.fhirPublicUrl
-    limits.exportDirectory = configuration.resolvedExportDirectory
+    limits.exportDirectory = configuration.resolvedExportDirectory(storeID: backend.sync.storeID)
     limits.exportExpiry = TimeInterval(configuration.exportExpiryMinutes) * 60
     var enrolment = EnrolmentSettings()
     enrolment.codeLifetime = TimeInterval(configuration.enrolment.codeMinutes * 60)
@@ -155,6 +155,7 @@ public func buildServer(_ configuration: Configuration, backend: any StoreBacken
     let api = CareSyncAPI(store: backend.sync, access: backend.access, webhooks: backend.webhooks, monitoring: backend.monitoring,
                           alerts: backend.alerts, erasure: backend.erasure,
                           enrolments: backend.enrolments, enrolment: enrolment, passkeys: backend.passkeys, ceremonies: backend.ceremonies,
+                          bulkExports: backend.bulkExports,
                           onWebhookChange: { webhooks.poke() }, limits: limits, logger: logger, clock: clock, metrics: metrics)
     let evaluator = AlertEvaluator(store: backend.sync, access: backend.access, monitoring: backend.monitoring, alerts: backend.alerts)
     let alertJob = AlertEvaluationJob(evaluator: evaluator, leases: backend.sync, notifier: backend.sync.notifier,

@@ -54,11 +54,12 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let job = ExportJob(id: "cancelled-run", principal: principal, patients: ["alice"], auditPatient: "alice", types: nil,
                                 since: .none, request: "", base: "", directory: directory, created: Date())
+            try api.exports.store.insertExport(job.record(.queued, now: Date()), patients: job.patients)
             job.cancel()
-            let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, clock: api.clock,
-                                settings: api.exports.settings, logger: api.logger)
+            let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, records: api.exports.store,
+                                clock: api.clock, settings: api.exports.settings, logger: api.logger)
             await run.run(job)
-            if case .completed = job.current { Issue.record("a cancelled run completed") }
+            #expect(try api.exports.store.export(id: job.id)?.phase != .completed, "a cancelled run completed")
             #expect(!FileManager.default.fileExists(atPath: directory.path))
             let audit = try await server.send("GET", "/v1/audit?patient=alice", token: server.tokens.admin)
             #expect(audit.json["records"]?.arrayValue?.contains { $0["action"] == "fhir.export.read" } == false)
@@ -75,7 +76,7 @@ import Testing
             let file = TestServer.path(of: try #require(download.manifest["output"]?[0]?["url"]?.stringValue))
             let folder = Self.folder(server, download)
             clock.advance(by: 29 * 60)
-            #expect(exports.sweep(now: exports.clock.now()) == 0)
+            #expect(try exports.sweep(now: exports.clock.now()) == 0)
             #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 200)
             #expect(try await server.fhir(file, token: t.therapist).status == 200)
             clock.advance(by: 2 * 60)
@@ -83,19 +84,19 @@ import Testing
             #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 404)
             #expect(try await server.fhir(file, token: t.therapist).status == 404)
             #expect(FileManager.default.fileExists(atPath: folder.path))
-            #expect(exports.sweep(now: exports.clock.now()) == 1)
+            #expect(try exports.sweep(now: exports.clock.now()) == 1)
             #expect(!FileManager.default.fileExists(atPath: folder.path))
         }
     }
 
-    @Test func theSweepRemovesAnEarlierProcesssLeftoversOnlyOnceExpired() async throws {
+    @Test func theSweepRemovesAFolderNoExportNamesOncePastItsGrace() async throws {
         try await TestServer.with(.inMemory) { server in
             let exports = server.app.api.exports
             let leftover = exports.settings.directory.appendingPathComponent(UUID().uuidString.lowercased())
             let other = exports.settings.directory.appendingPathComponent("not-an-export")
             for folder in [leftover, other] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-            #expect(exports.sweep(now: Date()) == 0)
-            #expect(exports.sweep(now: Date().addingTimeInterval(exports.settings.expiry + 1)) == 1)
+            #expect(try exports.sweep(now: Date()) == 0)
+            #expect(try exports.sweep(now: Date().addingTimeInterval(exports.settings.unnamedFolderGrace + 1)) == 1)
             #expect(!FileManager.default.fileExists(atPath: leftover.path) && FileManager.default.fileExists(atPath: other.path))
         }
     }

@@ -10,7 +10,7 @@ struct ContractErasureStores: Sendable, CustomStringConvertible {
     /// The stores of one database.
     struct Stores {
         let sync: any SyncStore, access: any AccessStore, monitoring: any MonitoringStore
-        let webhooks: any WebhookStore, erasure: any ErasureStore
+        let webhooks: any WebhookStore, erasure: any ErasureStore, exports: any BulkExportStore
     }
     /// Shown in test names.
     let name: String
@@ -23,19 +23,23 @@ struct ContractErasureStores: Sendable, CustomStringConvertible {
         ContractErasureStores(name: "InMemorySyncStore") {
             let access = InMemoryAccessStore(), monitoring = InMemoryMonitoringStore()
             let sync = InMemorySyncStore(access: access)
-            let webhooks = InMemoryWebhookStore(sync: sync, access: access)
+            let webhooks = InMemoryWebhookStore(sync: sync, access: access), exports = InstanceBulkExportStore()
             return Stores(sync: sync, access: access, monitoring: monitoring, webhooks: webhooks,
-                          erasure: InMemoryErasureStore(sync: sync, access: access, monitoring: monitoring, webhooks: webhooks))
+                          erasure: InMemoryErasureStore(sync: sync, access: access, monitoring: monitoring, webhooks: webhooks,
+                                                        exports: exports),
+                          exports: exports)
         },
         ContractErasureStores(name: "SQLiteSyncStore") {
             let store = try StoreFixture.make().store, db = store.database
             return Stores(sync: store, access: SQLiteAccessStore(database: db), monitoring: SQLiteMonitoringStore(database: db),
-                          webhooks: SQLiteWebhookStore(database: db), erasure: SQLiteErasureStore(database: db))
+                          webhooks: SQLiteWebhookStore(database: db), erasure: SQLiteErasureStore(database: db),
+                          exports: SQLiteBulkExportStore(database: db))
         },
     ] + (PostgresFixture.isAvailable ? [ContractErasureStores(name: "PostgresSyncStore") {
         let store = try PostgresFixture.makeStore(), db = store.database
         return Stores(sync: store, access: PostgresAccessStore(database: db), monitoring: PostgresMonitoringStore(database: db),
-                      webhooks: PostgresWebhookStore(store: store), erasure: PostgresErasureStore(database: db))
+                      webhooks: PostgresWebhookStore(store: store), erasure: PostgresErasureStore(database: db),
+                      exports: PostgresBulkExportStore(database: db))
     }] : [])
 }
 

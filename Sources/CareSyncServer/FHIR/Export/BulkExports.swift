@@ -3,17 +3,17 @@ import Foundation
 import Logging
 import CareSyncLocking
 
-/// The bulk exports of this instance, in memory: a status URL is answered only by the instance that started the
-/// export (behind a load balancer, route `/fhir/R4/bulk-export/` to it, or run one instance). One export runs at a
-/// time, the others wait in order; a job and its files are forgotten `expiry` after it ends (`sweep`, and at once
-/// for every request after that time), or when cancelled (docs/fhir.md, "Bulk export").
+/// The bulk exports: their records in the shared `BulkExportStore` (so any instance answers a status URL, a cancel or a
+/// file), and the runs this instance took at kick-off, one at a time, the others waiting in order. An export and its
+/// files are forgotten `expiry` after it ends (`sweep`, and at once for every request after that time), when cancelled,
+/// or when a patient it reads is erased (docs/fhir.md, "Bulk export").
 final class BulkExports: Sendable {
     /// The path segment under the FHIR base of status and file URLs: `/fhir/R4/bulk-export/{jobId}[/{file}]`.
     static let routeSegment = "bulk-export"
 
     /// Where files go, how long they stay, and the sizes of pages and files.
     struct Settings: Sendable {
-        /// The folder holding one folder per export (created 0700).
+        /// The folder holding one folder per export (created 0700); shared by every instance over the database.
         var directory: URL
         /// Seconds an export's files and status stay after it ends.
         var expiry: TimeInterval = 3600
@@ -23,116 +23,170 @@ final class BulkExports: Sendable {
         var linesPerFile = 100_000
         /// Exports queued or running at once on this instance; more is 429.
         var maxUnfinished = 16
+        /// Seconds without a heartbeat after which a queued or running export has lost its instance (answered failed).
+        var staleAfter: TimeInterval = 180
+        /// Seconds a folder no export names is kept before the sweep removes it (the grace for one being made).
+        var unnamedFolderGrace: TimeInterval = 60
     }
 
     private struct State {
-        var jobs: [String: ExportJob] = [:]
+        var local: [String: ExportJob] = [:]
         var queue: [ExportJob] = []
+        var running: String?
         var worker: Task<Void, Never>?
         var stopped = false
     }
 
     let settings: Settings
     let clock: ServerClock
+    /// The records every instance shares.
+    let store: any BulkExportStore
     private let runner: ExportRun
+    private let executor: BlockingExecutor
     private let state = Locked(State())
 
-    /// Exports running through `runner`, timed by `clock`.
-    init(settings: Settings, runner: ExportRun, clock: ServerClock) {
-        self.settings = settings; self.runner = runner; self.clock = clock
+    /// Exports recorded in `store`, run through `runner` on this instance, timed by `clock`.
+    init(settings: Settings, store: any BulkExportStore, runner: ExportRun, executor: BlockingExecutor, clock: ServerClock) {
+        self.settings = settings; self.store = store; self.runner = runner; self.executor = executor; self.clock = clock
     }
 
     /// Why a kick-off was not queued.
     enum Refusal: Error { case full, stopped }
 
-    /// Queues an export of `patients` for `principal` and starts the worker when idle; makes the job's folder (0700).
+    /// Records an export of `patients` for `principal`, makes its folder (0700) and queues it here, starting the worker
+    /// when idle.
     func submit(principal: Principal, patients: [String], types: Set<SampleType>?, since: ExportSince,
                 fromStart: Set<String> = [], members: Int64? = nil,
-                request: String, base: String, auditPatient: String?) throws -> ExportJob {
+                request: String, base: String, auditPatient: String?) async throws -> ExportJob {
         let id = UUID().uuidString.lowercased()
         let directory = settings.directory.appendingPathComponent(id, isDirectory: true)
         let job = ExportJob(id: id, principal: principal, patients: patients, auditPatient: auditPatient, types: types, since: since,
                             fromStart: fromStart, members: members, request: request, base: base, directory: directory, created: clock.now())
         try state.withLock { s in
             guard !s.stopped else { throw Refusal.stopped }
-            let unfinished = s.jobs.values.filter { $0.expiresAt == nil }.count
-            guard unfinished < settings.maxUnfinished else { throw Refusal.full }
-            try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-            s.jobs[id] = job
+            guard s.local.count < settings.maxUnfinished else { throw Refusal.full }
+            s.local[id] = job
+        }
+        do {
+            let store = self.store, settings = self.settings, record = job.record(.queued, now: job.created)
+            try await executor.run {
+                try store.insertExport(record, patients: patients)
+                try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+        } catch {
+            state.withLock { _ = $0.local.removeValue(forKey: id) }
+            _ = try? await executor.run { [store] in try store.deleteExport(id: id) }
+            throw error
+        }
+        state.withLock { s in
             s.queue.append(job)
             if s.worker == nil { s.worker = Task { await self.drain() } }
         }
         return job
     }
 
-    /// The job `id` if `principal` started it and it has not expired at `now`; nil otherwise (answered 404).
-    func job(_ id: String, for principal: Principal, now: Date) -> ExportJob? {
-        guard let job = state.withLock({ $0.jobs[id] }), job.ownerTokenID == principal.tokenID else { return nil }
-        if let expiresAt = job.expiresAt, expiresAt <= now { return nil }
-        return job
+    /// The export `id` if `principal` started it and it has not expired at `now`; nil otherwise (answered 404). A queued
+    /// or running export whose instance stopped beating `staleAfter` ago is answered, and recorded, as failed.
+    func export(_ id: String, for principal: Principal, now: Date) async throws -> BulkExportRecord? {
+        let store = self.store
+        guard var record = try await executor.run({ try store.export(id: id) }), record.ownerTokenID == principal.tokenID else { return nil }
+        if let expiresAt = record.expiresAt, expiresAt <= now { return nil }
+        if !record.isFinished, record.heartbeatAt.addingTimeInterval(settings.staleAfter) <= now {
+            let lost = FHIRError(status: .internalServerError, issue: "exception",
+                                 diagnostics: "The export stopped with the server running it; start it again.")
+            record.phase = .failed
+            record.outcome = ExportFailure(lost).encoded
+            record.expiresAt = now.addingTimeInterval(settings.expiry)
+            record.heartbeatAt = now
+            let failed = record
+            guard try await executor.run({ try store.updateExport(failed) }) else { return nil }
+        }
+        return record
     }
 
-    /// Forgets `job`, stops its run at the next page and removes its files (at once when it is not running).
-    func cancel(_ job: ExportJob) {
-        let running = state.withLock { s -> Bool in
-            s.jobs[job.id] = nil
-            s.queue.removeAll { $0 === job }
+    /// Forgets `record`'s export, stops its run at the next page wherever it runs and removes its files (at once unless
+    /// this instance is writing them: the run removes them when it stops).
+    func cancel(_ record: BulkExportRecord) async throws {
+        let store = self.store, id = record.id
+        _ = try await executor.run { try store.deleteExport(id: id) }
+        let runningHere = state.withLock { s -> Bool in
+            guard let job = s.local[id] else { return false }
             job.cancel()
-            if case .running = job.current { return true }
+            s.queue.removeAll { $0 === job }
+            if s.running == id { return true }
+            s.local[id] = nil
             return false
         }
-        if !running { Self.remove(job.directory) }
+        if !runningHere { Self.remove(settings.directory.appendingPathComponent(id, isDirectory: true)) }
     }
 
-    /// Forgets the jobs expired at `now` and removes their files, and removes folders a previous process left behind
-    /// (named by a job id, not known here, last changed before `now - expiry`). Answers how many folders went.
+    /// Beats for this instance's unfinished exports, forgets the exports expired at `now` and removes their files, and
+    /// removes folders no export names (cancelled on an instance that could not remove them, or erased) once last
+    /// changed `unnamedFolderGrace` before `now`. Answers how many folders went. Blocking.
     @discardableResult
-    func sweep(now: Date) -> Int {
-        let expired = state.withLock { s -> [ExportJob] in
-            let gone = s.jobs.values.filter { $0.expiresAt.map { $0 <= now } ?? false }
-            for job in gone { s.jobs[job.id] = nil }
-            return gone
-        }
-        for job in expired { Self.remove(job.directory) }
-        let known = state.withLock { Set($0.jobs.keys) }
+    func sweep(now: Date) throws -> Int {
+        let local = state.withLock { Array($0.local.keys) }
+        if !local.isEmpty { try store.beatExports(local, at: now) }
+        let expired = try store.deleteExpiredExports(at: now)
+        for id in expired { Self.remove(settings.directory.appendingPathComponent(id, isDirectory: true)) }
+        let known = try store.exportIDs()
         let fm = FileManager.default
         let names = (try? fm.contentsOfDirectory(atPath: settings.directory.path)) ?? []
-        var leftovers = 0
-        for name in names where !known.contains(name) && UUID(uuidString: name) != nil && name == name.lowercased() {
+        var unnamed = 0
+        for name in names where !known.contains(name) && !local.contains(name) && UUID(uuidString: name) != nil && name == name.lowercased() {
             let url = settings.directory.appendingPathComponent(name, isDirectory: true)
             guard let changed = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                  changed.addingTimeInterval(settings.expiry) <= now else { continue }
+                  changed.addingTimeInterval(settings.unnamedFolderGrace) <= now else { continue }
             Self.remove(url)
-            leftovers += 1
+            unnamed += 1
         }
-        return expired.count + leftovers
+        return expired.count + unnamed
     }
 
-    /// Stops: cancels every job, waits for the run under way, and removes every job's files (status URLs end with
-    /// the process). Later kick-offs are refused.
+    /// After an erasure: cancels this instance's runs that read `patient` (their records went with the erasure; nil: an
+    /// unknown patient, whose runs stop at their next page) and sweeps. Blocking.
+    func forget(patient: String?, now: Date) throws {
+        let jobs = state.withLock { s in s.local.values.filter { job in patient.map(job.patients.contains) ?? false } }
+        for job in jobs { job.cancel() }
+        try sweep(now: now)
+    }
+
+    /// Stops: cancels this instance's queued and running exports (their records and files go; a status URL then
+    /// answers 404) and waits for the run under way. Finished exports stay for any instance until they expire. Later
+    /// kick-offs are refused.
     func stop() async {
         let (jobs, worker) = state.withLock { s -> ([ExportJob], Task<Void, Never>?) in
             s.stopped = true
-            let all = Array(s.jobs.values)
-            s.jobs = [:]
+            let all = Array(s.local.values)
             s.queue = []
             for job in all { job.cancel() }
             return (all, s.worker)
         }
         await worker?.value
-        for job in jobs { Self.remove(job.directory) }
+        let store = self.store
+        for job in jobs {
+            _ = try? await executor.run { try store.deleteExport(id: job.id) }
+            Self.remove(job.directory)
+        }
+        state.withLock { $0.local = [:] }
     }
 
     /// Runs queued jobs in order until none is left.
     private func drain() async {
         while let job = state.withLock({ s -> ExportJob? in
-            guard !s.queue.isEmpty else { s.worker = nil; return nil }
-            return s.queue.removeFirst()
+            guard !s.queue.isEmpty else { s.worker = nil; s.running = nil; return nil }
+            let next = s.queue.removeFirst()
+            s.running = next.id
+            return next
         }) {
             await runner.run(job)
+            state.withLock { s in
+                s.running = nil
+                s.local[job.id] = nil
+            }
         }
     }
 

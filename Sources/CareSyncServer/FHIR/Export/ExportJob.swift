@@ -1,23 +1,11 @@
 import CareSyncCore
-import CareSyncLocking
+import HTTPTypes
 import Foundation
 import Synchronization
 
-/// One bulk export: who asked, what it reads, where its files go, and how far it is. Kept in memory by the
-/// instance that started it (`BulkExports`); its state moves queued → running → completed or failed.
+/// One bulk export as the instance running it holds it: who asked, what it reads and where its files go. Its phase,
+/// progress and outcome live in the shared `BulkExportStore` (`record`), so any instance answers its status.
 final class ExportJob: Sendable {
-    /// Where a job is.
-    enum State: Sendable {
-        /// Waiting for the export before it to finish (one export runs at a time per instance).
-        case queued
-        /// Reading and writing: patients done of all, Observations and deletions written so far.
-        case running(patientsDone: Int, resources: Int)
-        /// Done: the manifest's facts; its files expire at `result.expiresAt`.
-        case completed(ExportResult)
-        /// Stopped by an error (answered as the status; no patient data in it), forgotten at `expiresAt`.
-        case failed(FHIRError, expiresAt: Date)
-    }
-
     /// The job id: 122 random bits, the last segment of the status URL.
     let id: String
     /// The token that asked: the only one that may poll, download or cancel.
@@ -44,7 +32,6 @@ final class ExportJob: Sendable {
     let directory: URL
     /// When it was asked for.
     let created: Date
-    private let state = Locked(State.queued)
     private let cancelled = Atomic(false)
 
     /// A queued job.
@@ -57,38 +44,64 @@ final class ExportJob: Sendable {
         self.created = created
     }
 
-    /// The current state.
-    var current: State { state.withLock { $0 } }
-
-    /// Moves to `next` (the run's progress and its end).
-    func move(to next: State) { state.withLock { $0 = next } }
-
     /// Asks the run to stop at its next page.
     func cancel() { cancelled.store(true, ordering: .releasing) }
 
     /// Whether `cancel()` was called.
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// When it and its files are forgotten, once completed or failed; nil while queued or running.
-    var expiresAt: Date? {
-        switch current {
-        case .completed(let result): return result.expiresAt
-        case .failed(_, let expiresAt): return expiresAt
-        case .queued, .running: return nil
-        }
-    }
+    /// Its status URL (the kick-off's `Content-Location`).
+    var statusURL: String { "\(base)/\(BulkExports.routeSegment)/\(id)" }
 
+    /// Its shared record in `phase`, with the progress, outcome and expiry given, its heartbeat at `now`.
+    func record(_ phase: BulkExportRecord.Phase, patientsDone: Int = 0, resources: Int = 0, outcome: [UInt8] = [],
+                now: Date, expiresAt: Date? = nil) -> BulkExportRecord {
+        BulkExportRecord(id: id, ownerTokenID: ownerTokenID, auditPatient: auditPatient, patientCount: patients.count,
+                         request: request, base: base, phase: phase, patientsDone: patientsDone, resources: resources,
+                         outcome: outcome, createdAt: created, heartbeatAt: now, expiresAt: expiresAt)
+    }
+}
+
+extension BulkExportRecord {
     /// Its status URL (the kick-off's `Content-Location`).
     var statusURL: String { "\(base)/\(BulkExports.routeSegment)/\(id)" }
 
     /// The URL of one of its files.
     func fileURL(_ name: String) -> String { statusURL + "/" + name }
+
+    /// The manifest's facts of a completed export; nil otherwise.
+    var result: ExportResult? {
+        guard phase == .completed else { return nil }
+        return try? JSONDecoder().decode(ExportResult.self, from: Data(outcome))
+    }
+
+    /// The error of a failed export; nil otherwise.
+    var failure: FHIRError? {
+        guard phase == .failed, let failure = try? JSONDecoder().decode(ExportFailure.self, from: Data(outcome)) else { return nil }
+        return FHIRError(status: HTTPResponse.Status(code: failure.status), issue: failure.issue, diagnostics: failure.diagnostics)
+    }
+}
+
+/// A failed export's error as its record keeps it (no patient data in it).
+struct ExportFailure: Codable, Sendable {
+    /// The HTTP status answered.
+    var status: Int
+    /// The OperationOutcome issue code.
+    var issue: String
+    /// What went wrong, for a person.
+    var diagnostics: String
+
+    /// The error's stored form.
+    init(_ error: FHIRError) { status = error.status.code; issue = error.issue; diagnostics = error.diagnostics }
+
+    /// The JSON its record keeps.
+    var encoded: [UInt8] { (try? Array(JSONEncoder().encode(self))) ?? [] }
 }
 
 /// What a completed export produced: the manifest's facts.
-struct ExportResult: Sendable {
+struct ExportResult: Codable, Sendable {
     /// One NDJSON file and its line count.
-    struct File: Sendable, Hashable {
+    struct File: Codable, Sendable, Hashable {
         /// The file name in the job's folder.
         var name: String
         /// Resources (lines) in it.
@@ -107,4 +120,7 @@ struct ExportResult: Sendable {
     var completedAt: Date
     /// When its files are removed.
     var expiresAt: Date
+
+    /// The JSON its record keeps.
+    var encoded: [UInt8] { (try? Array(JSONEncoder().encode(self))) ?? [] }
 }

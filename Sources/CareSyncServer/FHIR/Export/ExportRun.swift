@@ -14,25 +14,40 @@ struct ExportRun: Sendable {
     let audit: AuditLog
     /// The therapist tokens' sources (`performer`).
     let access: any AccessStore
+    /// The exports' shared records: the run's phase and progress.
+    let records: any BulkExportStore
     let clock: ServerClock
     let settings: BulkExports.Settings
     let logger: Logger
 
-    /// Runs `job` to completion, failure or cancellation; a failed or cancelled run leaves no file behind.
+    /// Runs `job` to completion, failure or cancellation, writing its phase and progress into its record; a failed or
+    /// cancelled run leaves no file behind. A record gone meanwhile (cancelled on any instance, or erased) stops it.
     func run(_ job: ExportJob) async {
-        job.move(to: .running(patientsDone: 0, resources: 0))
         do {
+            try await record(job.record(.running, now: clock.now()))
             let result = try await export(job)
-            job.move(to: .completed(result))
-            if job.isCancelled { BulkExports.remove(job.directory) }
+            guard !job.isCancelled else { throw CancellationError() }
+            try await record(job.record(.completed, outcome: result.encoded, now: clock.now(), expiresAt: result.expiresAt))
         } catch {
             BulkExports.remove(job.directory)
-            guard !job.isCancelled else { return }
+            guard !job.isCancelled, !(error is CancellationError) else { return }
             let failure = (error as? HTTPError).flatMap(FHIRError.from)
                 ?? FHIRError(status: .internalServerError, issue: "exception", diagnostics: "The export failed; start it again.")
+            let now = clock.now()
+            do {
+                try await record(job.record(.failed, outcome: ExportFailure(failure).encoded, now: now,
+                                            expiresAt: now.addingTimeInterval(settings.expiry)))
+            } catch is CancellationError {
+                return  // cancelled on another instance, or erased, while it ran: no failure (its folder went under it)
+            } catch {}
             logger.error("export.failed", metadata: ["export.id": .string(job.id), "error.type": .string(String(describing: type(of: error)))])
-            job.move(to: .failed(failure, expiresAt: clock.now().addingTimeInterval(settings.expiry)))
         }
+    }
+
+    /// Writes `record` over the export's; throws `CancellationError` when the export is gone (cancelled or erased).
+    func record(_ record: BulkExportRecord) async throws {
+        let records = self.records
+        guard try await reader.calls.blocking({ try records.updateExport(record) }) else { throw CancellationError() }
     }
 
     /// Reads and writes every patient of `job`; answers the manifest's facts.
@@ -79,7 +94,7 @@ struct ExportRun: Sendable {
                 if !gone.isEmpty { try deleted.append([ExportWire.deletedBundle(gone).serialized()]) }
                 return lines.count + gone.count
             }
-            job.move(to: .running(patientsDone: index, resources: before + count))
+            try await record(job.record(.running, patientsDone: index, resources: before + count, now: clock.now()))
             guard page.hasMore else { return count }
             query.anchor = page.anchor
         }

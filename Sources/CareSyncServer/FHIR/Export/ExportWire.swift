@@ -23,7 +23,7 @@ enum ExportWire {
     /// The manifest of a completed export: `transactionTime`, `request`, `requiresAccessToken`, `output`, `deleted`,
     /// `error` (always empty: an export either completes whole or fails whole) and the `extension` object with the next
     /// `_since` (Bulk Data 2.0: the name `extension` is reserved for a server's own fields, its value a JSON object).
-    static func manifest(_ job: ExportJob, _ result: ExportResult) -> JSONValue {
+    static func manifest(_ job: BulkExportRecord, _ result: ExportResult) -> JSONValue {
         func files(_ list: [ExportResult.File], type: String) -> JSONValue {
             .array(list.map { ["type": .string(type), "url": .string(job.fileURL($0.name)), "count": .exactly(Int64($0.count))] })
         }

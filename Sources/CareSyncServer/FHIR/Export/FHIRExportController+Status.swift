@@ -9,18 +9,19 @@ extension FHIRExportController {
     /// started by another token.
     func status(_ request: Request, _ context: APIContext) async throws -> Response {
         try await withJob(request, context, action: "fhir.export.status") { job in
-            switch job.current {
+            switch job.phase {
             case .queued:
                 return (progress("queued"), 0)
-            case .running(let done, let items):
-                return (progress("patient \(min(done + 1, job.patients.count)) of \(job.patients.count), \(items) items written"), 0)
-            case .completed(let result):
+            case .running:
+                return (progress("patient \(min(job.patientsDone + 1, job.patientCount)) of \(job.patientCount), \(job.resources) items written"), 0)
+            case .completed:
+                guard let result = job.result else { throw Self.unreadable }
                 let manifest = ExportWire.manifest(job, result)
                 let headers: HTTPFields = [.contentType: "application/json", .expires: Self.httpDate(result.expiresAt)]
                 return (Response(status: .ok, headers: headers, body: .bytes(manifest.serialized())),
                         result.output.reduce(0) { $0 + $1.count } + result.deleted.reduce(0) { $0 + $1.count })
-            case .failed(let error, _):
-                throw error
+            case .failed:
+                throw job.failure ?? Self.unreadable
             }
         }
     }
@@ -29,7 +30,7 @@ extension FHIRExportController {
     /// Its status and files are 404 from then on.
     func cancel(_ request: Request, _ context: APIContext) async throws -> Response {
         try await withJob(request, context, action: "fhir.export.cancel") { job in
-            exports.cancel(job)
+            try await exports.cancel(job)
             let outcome = ExportWire.outcome(severity: "information", code: "informational", "Export cancelled; its files are removed.")
             return (Response.fhir(outcome, status: .accepted), 0)
         }
@@ -39,9 +40,13 @@ extension FHIRExportController {
     func file(_ request: Request, _ context: APIContext) async throws -> Response {
         try await withJob(request, context, action: "fhir.export.file") { job in
             let name = context.parameters["fileName"] ?? ""
-            guard case .completed(let result) = job.current, let file = (result.output + result.deleted).first(where: { $0.name == name }),
-                  let handle = FileHandle(forReadingAtPath: job.directory.appendingPathComponent(name).path) else {
+            let folder = exports.settings.directory.appendingPathComponent(job.id, isDirectory: true)
+            guard let result = job.result, let file = (result.output + result.deleted).first(where: { $0.name == name }) else {
                 throw FHIRError.notFound("No such file in this export.")
+            }
+            guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else {
+                throw FHIRError(status: .internalServerError, issue: "exception",
+                                diagnostics: "The export's files are not in this server's export.directory (every instance must share it).")
             }
             let executor = fhir.executor
             let chunks = AsyncThrowingStream<[UInt8], any Error> {
@@ -56,10 +61,11 @@ extension FHIRExportController {
     /// Authenticates, finds the caller's own export (else 404), runs `body` and commits the audit record of `action`
     /// (the patient of a Patient export, none for a Group) before the answer leaves.
     func withJob(_ request: Request, _ context: APIContext, action: String,
-                 _ body: (ExportJob) async throws -> (Response, Int)) async throws -> Response {
+                 _ body: (BulkExportRecord) async throws -> (Response, Int)) async throws -> Response {
         try await fhir.answering {
             let principal = try await fhir.authenticate(request, context)
-            let job = exports.job(context.parameters["exportId"] ?? "", for: principal, now: exports.clock.now())
+            let id = context.parameters["exportId"] ?? ""
+            let job = PathID.isValid(id, name: "exportId") ? try await exports.export(id, for: principal, now: exports.clock.now()) : nil
             return try await fhir.audited(AuditScope(principal: principal, patient: job?.auditPatient, action: action)) {
                 guard let job else {
                     throw FHIRError.notFound("No such export: unknown, cancelled, expired, or started by another token.")
@@ -68,6 +74,10 @@ extension FHIRExportController {
             }
         }
     }
+
+    /// A record this server cannot read (written by a newer version).
+    static let unreadable = FHIRError(status: .internalServerError, issue: "exception",
+                                      diagnostics: "The export's record cannot be read; start it again.")
 
     /// 202 with the progress and when to poll again.
     func progress(_ text: String) -> Response {

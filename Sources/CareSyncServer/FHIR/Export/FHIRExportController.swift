@@ -8,7 +8,7 @@ import HTTPTypes
 struct FHIRExportController: Sendable {
     /// Authentication, reach, audit, the FHIR answers and base URL.
     let fhir: FHIRController
-    /// The exports of this instance.
+    /// The exports: shared records, this instance's runs.
     let exports: BulkExports
     /// Opens `_since` anchors.
     let anchors: AnchorWire
@@ -82,7 +82,7 @@ struct FHIRExportController: Sendable {
         let query = request.head.target.split(separator: "?", maxSplits: 1).dropFirst().first.map { "?" + $0 } ?? ""
         let job: ExportJob
         do {
-            job = try exports.submit(principal: principal, patients: patients,
+            job = try await exports.submit(principal: principal, patients: patients,
                                      types: kickoff.observations ? principal.readable(nil) : [], since: kickoff.since,
                                      fromStart: fromStart, members: mark,
                                      request: base + String(request.head.path.dropFirst(FHIRBaseURL.path.count)) + query, base: base,
