@@ -2,9 +2,11 @@
 Patient $export, validates the manifest against the Bulk Data specification's fields and every NDJSON line with
 fhir.resources 6.4.0 (R4 Observation and Bundle models, plus the code values they do not check), then changes
 alice's data and checks that an export from the manifest's caresyncNextSince holds exactly those changes, the
-deletion included; also cancellation, the token check and a refused kick-off. Exits non-zero on any failure.
+deletion included; also cancellation, the token check and a refused kick-off. With OTHER_URL, a second `caresync
+serve` over the same database: an export kicked off on the first is polled, downloaded (every line validated) and
+cancelled on the other, as behind a load balancer without affinity. Exits non-zero on any failure.
 
-Usage: check_export.py URL DEVICE_TOKEN THERAPIST_TOKEN
+Usage: check_export.py URL DEVICE_TOKEN THERAPIST_TOKEN [OTHER_URL]
 """
 import json
 import re
@@ -18,6 +20,7 @@ from fhir.resources.operationoutcome import OperationOutcome
 from fhirhttp import Server, check, failures
 
 URL, DEVICE, THERAPIST = sys.argv[1], sys.argv[2], sys.argv[3]
+OTHER = sys.argv[4] if len(sys.argv) > 4 else None
 BASE = URL + "/fhir/R4"
 request = Server(URL).raw
 INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
@@ -97,6 +100,38 @@ def lines(entry, token):
     return parsed
 
 
+def across_instances(expected):
+    """Kicked off on URL; status, files and cancel on OTHER (the URLs rewritten to it): the export's record and files are
+    shared through the database and the export folder."""
+    def there(url):
+        check(url.startswith(URL + "/"), f"{url} is not on {URL}")
+        return OTHER + url[len(URL):]
+    status, headers, raw = request("GET", "/fhir/R4/Patient/alice/$export", THERAPIST, headers={"Prefer": "respond-async"})
+    check_outcome(status, headers, raw, 202, "information", "informational")
+    location = headers.get("Content-Location", "")
+    for _ in range(3000):
+        status, headers, raw = request("GET", there(location), THERAPIST)
+        if status != 202:
+            break
+        time.sleep(0.05)
+    check(status == 200, f"the other instance's status {status}: {raw[:300]}")
+    if status != 200:
+        return
+    manifest = json.loads(raw)
+    check_manifest(manifest, "/fhir/R4/Patient/alice/$export")
+    count = 0
+    for entry in manifest["output"]:
+        moved = dict(entry, url=there(entry["url"]))
+        for line in lines(moved, THERAPIST):
+            Observation.parse_obj(line)
+            count += 1
+    check(count == expected, f"the other instance served {count} Observations, expected {expected}")
+    status, headers, raw = request("DELETE", there(location), THERAPIST)
+    check_outcome(status, headers, raw, 202, "information", "informational")
+    check_outcome(*request("GET", location, THERAPIST), 404, "error", "not-found")
+    check_outcome(*request("GET", manifest["output"][0]["url"], THERAPIST), 404, "error", "not-found")
+
+
 def main():
     # The whole history, as the therapist's EHR would take it first.
     path = "/fhir/R4/Patient/alice/$export?_type=Observation&_outputFormat=application/fhir%2Bndjson"
@@ -135,7 +170,10 @@ def main():
     check_outcome(*request("GET", "/fhir/R4/Group/physio/$export", DEVICE, headers={"Prefer": "respond-async"}), 404, "error",
                   "not-found")
 
-    print(f"checked 4 exports: {len(observations)} Observations, then {len(added)} added and {len(removed)} deleted")
+    if OTHER:
+        across_instances(len(observations) - len(removed) + len(added))  # alice now
+    print(f"checked {5 if OTHER else 4} exports: {len(observations)} Observations, then {len(added)} added and "
+          f"{len(removed)} deleted{'; one across two instances' if OTHER else ''}")
     if failures:
         print(f"{len(failures)} failures")
         sys.exit(1)
