@@ -87,11 +87,10 @@ public final class CareSyncAPI: Sendable {
                                                     settings: exportSettings, logger: logger),
                                   executor: executor, clock: clock)
         self.exports = exports
-        // An erasure deleted the exports that read the patient (an in-memory store forgets them here): this instance's
-        // runs of them stop and their files go.
+        // An erasure deleted the exports that read the patient with the rest of their rows: this instance's runs of
+        // them stop and their files go.
         store.notifier.onErasure { [weak exports, executor, logger] patient in
             guard let exports else { return }
-            if let patient { (exports.store as? InstanceBulkExportStore)?.forget(patient: patient) }
             Task {
                 do { try await executor.run { try exports.forget(patient: patient, now: exports.clock.now()) } } catch {
                     logger.error("export.forget_failed", metadata: ["error.type": .string(String(describing: type(of: error)))])
