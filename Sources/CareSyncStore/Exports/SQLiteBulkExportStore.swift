@@ -1,41 +1,6 @@
-import CareSyncCore
 import CareSyncStoreCore
-import Foundation
 
-/// FHIR bulk export records in the SQLite database (migration 0029), through the shared
-/// statements (`BulkExportRows`): every write in one transaction, so a runner's update never revives a cancelled export.
-public final class SQLiteBulkExportStore: BulkExportStore {
-    let database: Database
-    private typealias Rows = BulkExportRows<Connection>
+extension Database: QueryDatabase {}
 
-    /// A store over an open, migrated database.
-    public init(database: Database) { self.database = database }
-
-    public func insertExport(_ record: BulkExportRecord, patients: [String]) throws {
-        try database.write { db in try Rows.insert(record, patients: patients, on: db) }
-    }
-
-    public func export(id: String) throws -> BulkExportRecord? {
-        try database.read { db in try Rows.record(id: id, on: db) }
-    }
-
-    public func updateExport(_ record: BulkExportRecord) throws -> Bool {
-        try database.write { db in try Rows.update(record, on: db) }
-    }
-
-    public func beatExports(_ ids: [String], at now: Date) throws {
-        try database.write { db in for id in ids { try Rows.beat(id, at: now, on: db) } }
-    }
-
-    public func deleteExport(id: String) throws -> Bool {
-        try database.write { db in try Rows.delete(id: id, on: db) }
-    }
-
-    public func deleteExpiredExports(at now: Date) throws -> [String] {
-        try database.write { db in try Rows.deleteExpired(at: now, on: db) }
-    }
-
-    public func exportIDs() throws -> Set<String> {
-        try database.read { db in try Rows.ids(on: db) }
-    }
-}
+/// FHIR bulk export records in the SQLite database (migration 0029).
+public typealias SQLiteBulkExportStore = DatabaseBulkExportStore<Database>
