@@ -13,6 +13,9 @@ public protocol BulkExportStore: Sendable {
     func updateExport(_ record: BulkExportRecord) throws -> Bool
     /// Moves the heartbeat of each of `ids` still queued or running to `now`.
     func beatExports(_ ids: [String], at now: Date) throws
+    /// Marks failed, with `outcome`, a heartbeat at `now` and `expiresAt`, every queued or running export last beaten at
+    /// or before `beatenBefore` (its instance was lost); answers their ids, sorted.
+    func failLostExports(beatenBefore: Date, outcome: [UInt8], expiresAt: Date, at now: Date) throws -> [String]
     /// Deletes the export `id`; false when there was none.
     func deleteExport(id: String) throws -> Bool
     /// Deletes the exports expired at `now` (`expiresAt` at or before it); answers their ids.

@@ -40,6 +40,21 @@ public final class InstanceBulkExportStore: BulkExportStore {
         }
     }
 
+    public func failLostExports(beatenBefore: Date, outcome: [UInt8], expiresAt: Date, at now: Date) throws -> [String] {
+        let limit = SyncRules.milliseconds(beatenBefore)
+        func stored(_ date: Date) -> Date { SyncRules.date(milliseconds: SyncRules.milliseconds(date)) }
+        return exports.withLock { all in
+            let lost = all.values.filter { !$0.record.isFinished && SyncRules.milliseconds($0.record.heartbeatAt) <= limit }.map(\.record.id)
+            for id in lost {
+                all[id]?.record.phase = .failed
+                all[id]?.record.outcome = outcome
+                all[id]?.record.heartbeatAt = stored(now)
+                all[id]?.record.expiresAt = stored(expiresAt)
+            }
+            return lost.sorted()
+        }
+    }
+
     public func deleteExport(id: String) throws -> Bool { exports.withLock { $0.removeValue(forKey: id) != nil } }
 
     public func deleteExpiredExports(at now: Date) throws -> [String] {

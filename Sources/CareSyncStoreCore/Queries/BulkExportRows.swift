@@ -60,6 +60,19 @@ public enum BulkExportRows<Connection: QueryConnection> {
                    [.integer(SyncRules.milliseconds(now)), .text(id)])
     }
 
+    /// Marks failed the queued or running exports last beaten at or before `beatenBefore`; their ids, sorted.
+    public static func failLost(beatenBefore: Date, outcome: [UInt8], expiresAt: Date, at now: Date, on db: Connection) throws -> [String] {
+        let ids = try db.fetch("""
+            SELECT id FROM bulk_exports WHERE phase IN ('queued', 'running') AND heartbeat_at <= \(p(1)) ORDER BY id
+            """, [.integer(SyncRules.milliseconds(beatenBefore))]) { try $0.text(0) }
+        for id in ids {
+            try db.run("""
+                UPDATE bulk_exports SET phase = 'failed', outcome = \(p(1)), heartbeat_at = \(p(2)), expires_at = \(p(3)) WHERE id = \(p(4))
+                """, [.blob(outcome), .integer(SyncRules.milliseconds(now)), .integer(SyncRules.milliseconds(expiresAt)), .text(id)])
+        }
+        return ids
+    }
+
     /// Deletes the export `id` and its patients; false when there was none.
     public static func delete(id: String, on db: Connection) throws -> Bool {
         try db.run("DELETE FROM bulk_export_patients WHERE export_id = \(p(1))", [.text(id)])

@@ -27,6 +27,10 @@ public final class DatabaseBulkExportStore<Database: QueryDatabase>: BulkExportS
         try database.write { db in for id in ids { try Rows.beat(id, at: now, on: db) } }
     }
 
+    public func failLostExports(beatenBefore: Date, outcome: [UInt8], expiresAt: Date, at now: Date) throws -> [String] {
+        try database.write { db in try Rows.failLost(beatenBefore: beatenBefore, outcome: outcome, expiresAt: expiresAt, at: now, on: db) }
+    }
+
     public func deleteExport(id: String) throws -> Bool {
         try database.write { db in try Rows.delete(id: id, on: db) }
     }

@@ -72,6 +72,26 @@ import Testing
         }
     }
 
+    @Test func theSweepEndsALostInstancesExportThatNobodyPolls() async throws {
+        let clock = ManualClock()
+        try await TestServer.with(.live, clock: clock.serverClock) { server in
+            let exports = server.app.api.exports
+            let lost = BulkExportRecord(id: UUID().uuidString.lowercased(), ownerTokenID: "gone", auditPatient: "alice",
+                                        patientCount: 1, request: "", base: "", phase: .running, createdAt: clock.serverClock.now(),
+                                        heartbeatAt: clock.serverClock.now())
+            try exports.store.insertExport(lost, patients: ["alice"])
+            let folder = exports.settings.directory.appendingPathComponent(lost.id, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            clock.advance(by: exports.settings.staleAfter + 1)
+            try exports.sweep(now: clock.serverClock.now())
+            #expect(try exports.store.export(id: lost.id)?.phase == .failed)
+            clock.advance(by: exports.settings.expiry + 1)
+            try exports.sweep(now: clock.serverClock.now())
+            #expect(try exports.store.export(id: lost.id) == nil)
+            #expect(!FileManager.default.fileExists(atPath: folder.path))
+        }
+    }
+
     @Test func erasingAPatientEndsEveryExportThatReadsThem() async throws {
         let clock = ManualClock(running: true)
         try await TestServer.with(.live, clock: clock.serverClock) { server in

@@ -81,6 +81,28 @@ struct BulkExportContractTests {
     }
 
     @Test(arguments: ContractBulkExportStore.all)
+    func exportsNoInstanceBeatAreMarkedFailedAndThenExpire(store: ContractBulkExportStore) throws {
+        let exports = try store.make()
+        var beaten = Self.record(1), lost = Self.record(2), finished = Self.record(3)
+        for r in [beaten, lost, finished] { try exports.insertExport(r, patients: ["alice"]) }
+        finished.phase = .completed; finished.expiresAt = Self.now.addingTimeInterval(7200)
+        #expect(try exports.updateExport(finished))
+        try exports.beatExports([beaten.id], at: Self.now.addingTimeInterval(100))
+        let later = Self.now.addingTimeInterval(180)
+        let failed = try exports.failLostExports(beatenBefore: Self.now.addingTimeInterval(99), outcome: [0x7b, 0x7d],
+                                                 expiresAt: later.addingTimeInterval(3600), at: later)
+        #expect(failed == [lost.id])
+        lost.phase = .failed; lost.outcome = [0x7b, 0x7d]
+        lost.heartbeatAt = SyncRules.date(milliseconds: SyncRules.milliseconds(later))
+        lost.expiresAt = SyncRules.date(milliseconds: SyncRules.milliseconds(later.addingTimeInterval(3600)))
+        #expect(try exports.export(id: lost.id) == lost)
+        beaten.heartbeatAt = SyncRules.date(milliseconds: SyncRules.milliseconds(Self.now.addingTimeInterval(100)))
+        #expect(try exports.export(id: beaten.id) == beaten)
+        #expect(try exports.export(id: finished.id) == finished)
+        #expect(try exports.deleteExpiredExports(at: later.addingTimeInterval(3600)) == [lost.id])
+    }
+
+    @Test(arguments: ContractBulkExportStore.all)
     func theSweepDeletesExactlyTheExpiredExports(store: ContractBulkExportStore) throws {
         let exports = try store.make()
         let soon = Self.record(1, expiresIn: 10), later = Self.record(2, expiresIn: 20), unfinished = Self.record(3)

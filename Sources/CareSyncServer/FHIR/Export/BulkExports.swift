@@ -95,10 +95,8 @@ final class BulkExports: Sendable {
         guard var record = try await executor.run({ try store.export(id: id) }), record.ownerTokenID == principal.tokenID else { return nil }
         if let expiresAt = record.expiresAt, expiresAt <= now { return nil }
         if !record.isFinished, record.heartbeatAt.addingTimeInterval(settings.staleAfter) <= now {
-            let lost = FHIRError(status: .internalServerError, issue: "exception",
-                                 diagnostics: "The export stopped with the server running it; start it again.")
             record.phase = .failed
-            record.outcome = ExportFailure(lost).encoded
+            record.outcome = Self.lostInstance
             record.expiresAt = now.addingTimeInterval(settings.expiry)
             record.heartbeatAt = now
             let failed = record
@@ -123,13 +121,20 @@ final class BulkExports: Sendable {
         if !runningHere { Self.remove(settings.directory.appendingPathComponent(id, isDirectory: true)) }
     }
 
-    /// Beats for this instance's unfinished exports, forgets the exports expired at `now` and removes their files, and
+    /// What a lost instance's export answers: 500 `exception`.
+    static let lostInstance = ExportFailure(FHIRError(status: .internalServerError, issue: "exception",
+                                                      diagnostics: "The export stopped with the server running it; start it again.")).encoded
+
+    /// Beats for this instance's unfinished exports, marks failed the ones no instance beat for `staleAfter` (so they
+    /// expire, whether or not anyone polls them), forgets the exports expired at `now` and removes their files, and
     /// removes folders no export names (cancelled on an instance that could not remove them, or erased) once last
     /// changed `unnamedFolderGrace` before `now`. Answers how many folders went. Blocking.
     @discardableResult
     func sweep(now: Date) throws -> Int {
         let local = state.withLock { Array($0.local.keys) }
         if !local.isEmpty { try store.beatExports(local, at: now) }
+        _ = try store.failLostExports(beatenBefore: now.addingTimeInterval(-settings.staleAfter), outcome: Self.lostInstance,
+                                      expiresAt: now.addingTimeInterval(settings.expiry), at: now)
         let expired = try store.deleteExpiredExports(at: now)
         for id in expired { Self.remove(settings.directory.appendingPathComponent(id, isDirectory: true)) }
         let known = try store.exportIDs()
