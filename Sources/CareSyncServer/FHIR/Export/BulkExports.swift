@@ -53,13 +53,19 @@ final class BulkExports: Sendable {
     /// Why a kick-off was not queued.
     enum Refusal: Error { case full, stopped }
 
+    /// The folder of the export `id`'s files.
+    func folder(of id: String) -> URL { settings.directory.appendingPathComponent(id, isDirectory: true) }
+
+    /// The status URL of the export `id` under the FHIR base `base` (the kick-off's `Content-Location`).
+    static func statusURL(base: String, id: String) -> String { "\(base)/\(routeSegment)/\(id)" }
+
     /// Records an export of `patients` for `principal`, makes its folder (0700) and queues it here, starting the worker
     /// when idle.
     func submit(principal: Principal, patients: [String], types: Set<SampleType>?, since: ExportSince,
                 fromStart: Set<String> = [], members: Int64? = nil,
                 request: String, base: String, auditPatient: String?) async throws -> ExportJob {
         let id = UUID().uuidString.lowercased()
-        let directory = settings.directory.appendingPathComponent(id, isDirectory: true)
+        let directory = folder(of: id)
         let job = ExportJob(id: id, principal: principal, patients: patients, auditPatient: auditPatient, types: types, since: since,
                             fromStart: fromStart, members: members, request: request, base: base, directory: directory, created: clock.now())
         try state.withLock { s in
@@ -95,12 +101,9 @@ final class BulkExports: Sendable {
         guard var record = try await executor.run({ try store.export(id: id) }), record.ownerTokenID == principal.tokenID else { return nil }
         if let expiresAt = record.expiresAt, expiresAt <= now { return nil }
         if !record.isFinished, record.heartbeatAt.addingTimeInterval(settings.staleAfter) <= now {
-            record.phase = .failed
-            record.outcome = Self.lostInstance
-            record.expiresAt = now.addingTimeInterval(settings.expiry)
-            record.heartbeatAt = now
-            let failed = record
-            guard try await executor.run({ try store.updateExport(failed) }) else { return nil }
+            // Its instance was lost: fail it now rather than at the next sweep.
+            guard let failed = try await executor.run({ try self.failLost(now: now); return try store.export(id: id) }) else { return nil }
+            record = failed
         }
         return record
     }
@@ -118,7 +121,14 @@ final class BulkExports: Sendable {
             s.local[id] = nil
             return false
         }
-        if !runningHere { Self.remove(settings.directory.appendingPathComponent(id, isDirectory: true)) }
+        if !runningHere { Self.remove(folder(of: id)) }
+    }
+
+    /// Marks failed, answering 500 `exception` until they expire, the queued and running exports no instance beat for
+    /// `staleAfter` before `now` (their instance was lost). Blocking.
+    private func failLost(now: Date) throws {
+        _ = try store.failLostExports(beatenBefore: now.addingTimeInterval(-settings.staleAfter), outcome: Self.lostInstance,
+                                      expiresAt: now.addingTimeInterval(settings.expiry), at: now)
     }
 
     /// What a lost instance's export answers: 500 `exception`.
@@ -133,10 +143,9 @@ final class BulkExports: Sendable {
     func sweep(now: Date) throws -> Int {
         let local = state.withLock { Array($0.local.keys) }
         if !local.isEmpty { try store.beatExports(local, at: now) }
-        _ = try store.failLostExports(beatenBefore: now.addingTimeInterval(-settings.staleAfter), outcome: Self.lostInstance,
-                                      expiresAt: now.addingTimeInterval(settings.expiry), at: now)
+        try failLost(now: now)
         let expired = try store.deleteExpiredExports(at: now)
-        for id in expired { Self.remove(settings.directory.appendingPathComponent(id, isDirectory: true)) }
+        for id in expired { Self.remove(folder(of: id)) }
         let known = try store.exportIDs()
         let fm = FileManager.default
         let names = (try? fm.contentsOfDirectory(atPath: settings.directory.path)) ?? []

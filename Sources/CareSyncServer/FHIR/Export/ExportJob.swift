@@ -51,7 +51,7 @@ final class ExportJob: Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Its status URL (the kick-off's `Content-Location`).
-    var statusURL: String { "\(base)/\(BulkExports.routeSegment)/\(id)" }
+    var statusURL: String { BulkExports.statusURL(base: base, id: id) }
 
     /// Its shared record in `phase`, with the progress, outcome and expiry given, its heartbeat at `now`.
     func record(_ phase: BulkExportRecord.Phase, patientsDone: Int = 0, resources: Int = 0, outcome: [UInt8] = [],
@@ -64,7 +64,7 @@ final class ExportJob: Sendable {
 
 extension BulkExportRecord {
     /// Its status URL (the kick-off's `Content-Location`).
-    var statusURL: String { "\(base)/\(BulkExports.routeSegment)/\(id)" }
+    var statusURL: String { BulkExports.statusURL(base: base, id: id) }
 
     /// The URL of one of its files.
     func fileURL(_ name: String) -> String { statusURL + "/" + name }

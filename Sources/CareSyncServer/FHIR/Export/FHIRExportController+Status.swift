@@ -40,7 +40,7 @@ extension FHIRExportController {
     func file(_ request: Request, _ context: APIContext) async throws -> Response {
         try await withJob(request, context, action: "fhir.export.file") { job in
             let name = context.parameters["fileName"] ?? ""
-            let folder = exports.settings.directory.appendingPathComponent(job.id, isDirectory: true)
+            let folder = exports.folder(of: job.id)
             guard let result = job.result, let file = (result.output + result.deleted).first(where: { $0.name == name }) else {
                 throw FHIRError.notFound("No such file in this export.")
             }
