@@ -59,6 +59,11 @@ final class TestServer: Sendable {
         // Alert rules are evaluated when a test drives `app.alertJob` (an injected clock), not behind its back.
         configuration.alertEvaluationSeconds = 0
         configure(&configuration)
+        // On PostgreSQL, export files too go under the test's folder (the default is the system's temporary folder),
+        // so a test leaves none behind.
+        if configuration.databaseURL != nil, configuration.exportDirectory.isEmpty {
+            configuration.exportDirectory = directory.path("exports")
+        }
         app = try Self.build(configuration, clock: clock)
 
         let admin = app.api.admin
