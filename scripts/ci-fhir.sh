@@ -29,8 +29,7 @@ ci_serve
 # A second instance over the same database and export folder, as behind a load balancer.
 "$bin" serve --port 0 >"$work/stdout2" 2>"$work/stderr2" &
 other_pid=$!
-for _ in $(seq 1 600); do grep -q '^listening on ' "$work/stdout2" 2>/dev/null && break; sleep 0.1; done
-other="$(sed -n 's/^listening on //p' "$work/stdout2")"
+other="$(ci_listening "$work/stdout2")"
 [ -n "$other" ] || { echo "the second server did not start"; cat "$work/stderr2"; exit 1; }
 
 status=0

@@ -81,14 +81,19 @@ ci_workdir() {
   export CARESYNC_DATABASE="$work/caresync.sqlite"
 }
 
+# Waits up to 60 s for `caresync serve`'s "listening on URL" line in the file $1; prints the URL (nothing if none came).
+ci_listening() {
+  for _ in $(seq 1 600); do
+    grep -q '^listening on ' "$1" 2>/dev/null && break
+    sleep 0.1
+  done
+  sed -n 's/^listening on //p' "$1"
+}
+
 ci_serve() {
   env "$@" "$bin" serve --port 0 >"$work/stdout" 2>"$work/stderr" &
   server_pid=$!
-  for _ in $(seq 1 600); do
-    grep -q '^listening on ' "$work/stdout" 2>/dev/null && break
-    sleep 0.1
-  done
-  url="$(sed -n 's/^listening on //p' "$work/stdout")"
+  url="$(ci_listening "$work/stdout")"
   [ -n "$url" ] || { echo "server did not start"; cat "$work/stderr"; exit 1; }
   echo "server at $url"
 }

@@ -5,7 +5,7 @@ import Foundation
 /// any instance answers its status, cancels it, or serves its files.
 public struct BulkExportRecord: Sendable, Equatable {
     /// Where an export is.
-    public enum Phase: String, Sendable, CaseIterable {
+    public enum Phase: String, Sendable {
         /// Waiting for the exports before it on its instance.
         case queued
         /// Reading and writing files.
