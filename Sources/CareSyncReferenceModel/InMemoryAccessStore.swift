@@ -10,6 +10,7 @@ public final class InMemoryAccessStore: AccessStore {
         /// The order in which each patient joined each team (`careTeamMembers`), and the last number given.
         var joined: [String: [String: Int64]] = [:]
         var lastJoin: Int64 = 0
+        var leaves: Int64 = 0
         var tokens: [String: TokenRecord] = [:]
         var audit: [AuditRecord] = []
         var erased: Set<String> = []
@@ -57,6 +58,18 @@ public final class InMemoryAccessStore: AccessStore {
             s.teams[name] = team
         }
     }
+    public func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool {
+        try state.withLock { s in
+            guard var team = s.teams[name] else { throw AccessStoreError.missing("care team \(name)") }
+            guard let i = team.patients.firstIndex(of: patient) else { return false }
+            team.patients.remove(at: i)
+            s.teams[name] = team
+            s.joined[name]?[patient] = nil
+            s.leaves += 1
+            return true
+        }
+    }
+    public func careTeamLeaves() throws -> Int64 { state.withLock { $0.leaves } }
     public func careTeams() throws -> [CareTeamRecord] { state.withLock { $0.teams.values.sorted { $0.name < $1.name } } }
     public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
         state.withLock { s in s.teams[name].map { team in Dictionary(uniqueKeysWithValues: team.patients.map { ($0, s.joined[name]?[$0] ?? 0) }) } }

@@ -11,19 +11,22 @@ public final class InMemoryAlertStore: AlertStore {
     }
     private let state = Locked(State())
     private let sync: InMemorySyncStore?
+    /// The care teams' memberships (`AlertQuery.membersOnly`; nil: no team has members).
+    private let access: InMemoryAccessStore?
 
-    /// An empty store whose events go to `sync`'s webhook outbox (nil: nowhere).
-    public init(sync: InMemorySyncStore? = nil) { self.sync = sync }
+    /// An empty store whose events go to `sync`'s webhook outbox (nil: nowhere), with `access`'s care teams.
+    public init(sync: InMemorySyncStore? = nil, access: InMemoryAccessStore? = nil) { self.sync = sync; self.access = access }
 
     public func rules(careTeam: String) throws -> AlertRules? { state.withLock { $0.rules[careTeam] } }
 
     public func setRules(_ rules: AlertRules, careTeam: String) throws { state.withLock { $0.rules[careTeam] = rules } }
 
     public func alerts(_ q: AlertQuery) throws -> [Alert] {
-        state.withLock { s in
+        let members: [String: Int64]? = q.membersOnly ? (try q.careTeam.flatMap { try access?.careTeamMembers($0) } ?? [:]) : nil
+        return state.withLock { s in
             Array(s.alerts.values.filter { (a: Alert) -> Bool in
                 (q.careTeam == nil || a.careTeam == q.careTeam) && (q.patient == nil || a.patient == q.patient)
-                    && (q.state == nil || a.state == q.state)
+                    && (q.state == nil || a.state == q.state) && (members.map { $0[a.patient] != nil } ?? true)
             }.sorted { ($1.raisedAt, $0.id) < ($0.raisedAt, $1.id) }.prefix(q.limit))
         }
     }

@@ -36,10 +36,10 @@ struct PatientCommand: ParsableCommand {
     }
 }
 
-/// `caresync care-team create NAME`; `caresync care-team add-patient NAME ID`.
+/// `caresync care-team create NAME`; `caresync care-team add-patient NAME ID`; `caresync care-team remove-patient NAME ID`.
 struct CareTeamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "care-team", abstract: "Manage care teams.",
-                                                    subcommands: [Create.self, AddPatient.self])
+                                                    subcommands: [Create.self, AddPatient.self, RemovePatient.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a care team.")
@@ -61,6 +61,21 @@ struct CareTeamCommand: ParsableCommand {
             let admin = try adminTool(global)
             try reportingErrors { try admin.addPatient(id, toCareTeam: name) }
             print("added patient \(id) to care team \(name)")
+        }
+    }
+
+    struct RemovePatient: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove-patient",
+            abstract: "Take a patient off a care team: the team's therapists no longer reach them.",
+            discussion: "Servers over PostgreSQL hear it at once; a server on the same SQLite file notices within 5 seconds.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var name: String
+        @Argument var id: String
+        func run() throws {
+            let admin = try adminTool(global)
+            try reportingErrors { try admin.removePatient(id, fromCareTeam: name) }
+            print("removed patient \(id) from care team \(name)")
         }
     }
 }

@@ -108,20 +108,20 @@ struct ErasureEndpointTests {
         }
     }
 
-    /// The server learns of the command line's erasure by its own look (`ErasureWatch`, every 5 s when serving):
+    /// The server learns of the command line's erasure by its own look (`ReachWatch`, every 5 s when serving):
     /// until then a read through the therapist's proven reach answers an empty page; after it, 404 as everywhere.
-    @Test func theErasureWatchEndsTheReachTheServerProvedBeforeTheCommandLinesErasure() async throws {
+    @Test func theReachWatchEndsTheReachTheServerProvedBeforeTheCommandLinesErasure() async throws {
         try await TestServer.with(.inMemory) { server in
             let t = server.tokens, app = server.app
-            let watch = ErasureWatch(erasure: app.backend.erasure, notifier: app.api.store.notifier)
-            #expect(try watch.look() == false)  // the baseline
+            let watch = ReachWatch(erasure: app.backend.erasure, access: app.backend.access, notifier: app.api.store.notifier)
+            #expect(try watch.look() == .nothing)  // the baseline
             #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
             let cli = try StoreBackends.open(app.configuration.storeSettings)
             _ = try #require(try cli.erasure.erase(ErasureRequest(patient: "alice", tokenID: "cli", role: .admin, time: Date())))
             #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
-            #expect(try watch.look() == true)
+            #expect(try watch.look() == .erasure)
             try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).expectProblem(404, "notFound")
-            #expect(try watch.look() == false)
+            #expect(try watch.look() == .nothing)
         }
     }
 

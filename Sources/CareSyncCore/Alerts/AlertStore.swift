@@ -16,9 +16,11 @@ public struct AlertQuery: Hashable, Sendable {
     public var state: AlertState?
     /// The most to return, newest first.
     public var limit: Int
+    /// With `careTeam`: only alerts about the team's patients now (a patient taken off the team leaves its lists).
+    public var membersOnly: Bool
     /// A query.
-    public init(careTeam: String? = nil, patient: String? = nil, state: AlertState? = nil, limit: Int = 500) {
-        self.careTeam = careTeam; self.patient = patient; self.state = state; self.limit = limit
+    public init(careTeam: String? = nil, patient: String? = nil, state: AlertState? = nil, limit: Int = 500, membersOnly: Bool = false) {
+        self.careTeam = careTeam; self.patient = patient; self.state = state; self.limit = limit; self.membersOnly = membersOnly
     }
 }
 

@@ -28,6 +28,6 @@ public protocol ErasureStore: Sendable {
     func erase(_ request: ErasureRequest) throws -> ErasureReceipt?
     /// Whether `patient` was erased (its id can never name a patient again).
     func wasErased(_ patient: String) throws -> Bool
-    /// How many ids were erased so far, by any process on the database (`ErasureWatch` compares it).
+    /// How many ids were erased so far, by any process on the database (`ReachWatch` compares it).
     func erasedCount() throws -> Int
 }

@@ -33,6 +33,7 @@ public final class ChangeNotifier: Sendable {
     }
     private let state = Locked(State())
     private let observers = Locked<[@Sendable (String) -> Void]>([])
+    private let reachObservers = Locked<[@Sendable (String?) -> Void]>([])
     private let erasureObservers = Locked<[@Sendable (String?) -> Void]>([])
     private let timerQueue = DispatchQueue(label: "caresync.longpoll.timers")
 
@@ -89,13 +90,33 @@ public final class ChangeNotifier: Sendable {
         for w in woken { w.continuation.resume(returning: false) }
     }
 
-    /// Records that `patient` was erased, on this instance or another: the erasure observers forget what they kept of
-    /// the patient (proven reach, pages read ahead), then the interrupt epoch moves, so a page read before the erasure
-    /// is not answered after it. nil: erasures may have been missed (a listener that was away), so observers forget
-    /// what they kept of every patient. The interrupt's name is no token id, so it ends no wait.
+    /// Records that reach to `patient` ended, on this instance or another (taken off a care team, or erased): the reach
+    /// observers forget what they kept of the patient (proven reach, pages read ahead), the interrupt epoch moves (a wait
+    /// tagged before does not park, a page read before is not answered after), and the patient's parked waits wake
+    /// (false) to check their reach again. nil: reach may have ended for any patient (a listener that was away), so
+    /// observers forget what they kept of every patient; parked waits then check at their next wake.
+    public func reachEnded(_ patient: String?) {
+        for observer in reachObservers.withLock({ $0 }) { observer(patient) }
+        interrupt("reach-ended " + (patient ?? ""))
+        guard let patient else { return }
+        let woken: [Waiter] = state.withLock { s in
+            let list = s.waiters.removeValue(forKey: patient) ?? []
+            s.count -= list.count
+            return list
+        }
+        for w in woken { w.continuation.resume(returning: false) }
+    }
+
+    /// Calls `observer` with the patient of every `reachEnded` and `erased` (nil: any patient). It must return at once.
+    public func onReachEnded(_ observer: @escaping @Sendable (String?) -> Void) {
+        reachObservers.withLock { $0.append(observer) }
+    }
+
+    /// Records that `patient` was erased, on this instance or another: reach to the patient ends (`reachEnded`), then
+    /// the erasure observers forget what else they kept of the patient. nil: erasures may have been missed.
     public func erased(_ patient: String?) {
+        reachEnded(patient)
         for observer in erasureObservers.withLock({ $0 }) { observer(patient) }
-        interrupt("erased-patient " + (patient ?? ""))
     }
 
     /// Calls `observer` with the patient of every `erased` (nil: any patient). It must return at once.

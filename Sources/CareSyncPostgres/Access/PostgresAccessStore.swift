@@ -70,6 +70,28 @@ public final class PostgresAccessStore: AccessStore {
         }
     }
 
+    /// Also tells every instance's listener at commit, which forgets the reach it proved to the patient and ends the
+    /// waits that reach held (`PostgresChangeListener`), whoever took the patient off (an instance or the command line).
+    public func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool {
+        try database.write { db in
+            guard try db.query("SELECT 1 FROM care_teams WHERE name = $1 FOR KEY SHARE", [.text(name)]).count > 0 else {
+                throw AccessStoreError.missing("care team \(name)")
+            }
+            guard try db.query("DELETE FROM care_team_patients WHERE care_team = $1 AND patient_id = $2",
+                               [.text(name), .text(patient)]).affected > 0 else { return false }
+            try db.query("UPDATE care_team_leaves SET last = last + 1")
+            if let storeID = try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first({ try $0.string(0) }) {
+                try db.query("SELECT pg_notify($1, $2)", [.text(PostgresChangeListener.channel(storeID: storeID)),
+                                                          .text(PostgresChangeListener.reachPayload(patient: patient))])
+            }
+            return true
+        }
+    }
+
+    public func careTeamLeaves() throws -> Int64 {
+        try database.read { db in try db.query("SELECT last FROM care_team_leaves").first { try $0.int64(0) } ?? 0 }
+    }
+
     public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
         try database.read { db in
             guard try db.query("SELECT 1 FROM care_teams WHERE name = $1", [.text(name)]).count > 0 else { return nil }

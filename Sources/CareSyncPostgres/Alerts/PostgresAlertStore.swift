@@ -54,8 +54,10 @@ public final class PostgresAlertStore: AlertStore {
             try db.query("""
                 SELECT \(Self.columns) FROM alerts
                 WHERE ($1::text IS NULL OR care_team = $1) AND ($2::text IS NULL OR patient_id = $2) AND ($3::text IS NULL OR state = $3)
+                  AND ($5::bigint = 0 OR patient_id IN (SELECT patient_id FROM care_team_patients WHERE care_team = $1))
                 ORDER BY raised_at DESC, id LIMIT $4
-                """, [.text(q.careTeam), .text(q.patient), .text(q.state?.rawValue), .int64(Int64(q.limit))]).map(Self.decode)
+                """, [.text(q.careTeam), .text(q.patient), .text(q.state?.rawValue), .int64(Int64(q.limit)),
+                      .int64(q.membersOnly ? 1 : 0)]).map(Self.decode)
         }
     }
 

@@ -9,8 +9,10 @@ import Synchronization
 /// A token's revocation sends `revoke <token id>` (`PostgresAccessStore.revokeToken`): every instance then
 /// interrupts that token's waits (`ChangeNotifier.interrupt`), so its long polls and streams end everywhere. An
 /// erasure sends `erase <patient id>` (`PostgresErasureStore`): every instance forgets what it kept of the patient
-/// (`ChangeNotifier.erased`), so a reach proven before the erasure lets no request through after it; after each
-/// (re)connection, what was kept of every patient is forgotten, as an erasure may have been missed meanwhile.
+/// (`ChangeNotifier.erased`), so a reach proven before the erasure lets no request through after it; taking a patient
+/// off a care team sends `reach <patient id>` (`PostgresAccessStore.removePatient`): every instance forgets the reach
+/// it proved to the patient and ends the waits it held (`ChangeNotifier.reachEnded`). After each (re)connection, what
+/// was kept of every patient is forgotten, as an erasure or a removal may have been missed meanwhile.
 ///
 /// One connection on a thread of its own waits for notifications. When the connection breaks (a
 /// restart, a failover) it reconnects every second until it can `LISTEN` again; a notification sent
@@ -33,6 +35,9 @@ final class PostgresChangeListener: Sendable {
     /// The payload announcing that `patient` was erased.
     static func erasurePayload(patient: String) -> String { erasurePrefix + patient }
     private static let erasurePrefix = "erase "
+    /// The payload announcing that a patient was taken off a care team.
+    static func reachPayload(patient: String) -> String { reachPrefix + patient }
+    private static let reachPrefix = "reach "
     /// How an instance of the version before announced an erasure: a revocation of this name (rolling upgrades).
     private static let earlierErasurePrefix = "erased-patient "
 
@@ -55,12 +60,17 @@ final class PostgresChangeListener: Sendable {
             do {
                 let db = try PostgresDatabase.open(configuration)
                 try db.execute("LISTEN \(PostgresDatabase.quoteIdentifier(channel))")
-                // An erasure announced while this connection was away was missed: forget what was kept of everyone.
+                // An erasure or a removal announced while this connection was away was missed: forget what was kept of
+                // everyone.
                 notifier.erased(nil)
                 while !stopped.isSet {
                     for payload in try db.notifications(waitingUpTo: .seconds(1)) {
                         if payload.hasPrefix(erasurePrefix) {
                             notifier.erased(String(payload.dropFirst(erasurePrefix.count)))
+                            continue
+                        }
+                        if payload.hasPrefix(reachPrefix) {
+                            notifier.reachEnded(String(payload.dropFirst(reachPrefix.count)))
                             continue
                         }
                         if payload.hasPrefix(revocationPrefix) {

@@ -26,10 +26,7 @@ extension AccessGate {
         let scope = AuditScope(principal: principal, patient: patient, action: action)
         let reply: Response, count: Int
         do {
-            let authenticator = self.authenticator
-            if !authenticator.isKnownInReach(principal, patient: patient) {
-                try await calls.blocking { try authenticator.requireReach(principal, patient: patient) }
-            }
+            try await authenticator.requireReach(principal, patient: patient, on: calls)
             (reply, count) = try await body(principal, patient, scope)
         } catch {
             // The refusal is answered even if its record cannot be stored: it shows no patient data.

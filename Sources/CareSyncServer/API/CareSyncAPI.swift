@@ -68,12 +68,13 @@ public final class CareSyncAPI: Sendable {
             people: people, trustedProxies: limits.trustedProxies,
             allowedOrigins: limits.publicOrigins.compactMap(Credentials.origin(of:)))
         self.gate = gate
-        let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people),
+        let reader = ChangeReader(store: store, calls: calls, tokens: TokenCheck(access: access, calls: calls, clock: clock, people: people,
+                                                                                  reach: gate.authenticator),
                                   clock: clock, limits: limits, anchors: anchors, metrics: metrics, sharedReads: SharedCalls(), pagesAhead: PagesAhead(),
                                   streams: EventStreams(), tokenWaits: TokenWaits(limit: limits.maxWaitsPerToken))
         self.reader = reader
-        // An erasure, here or on another instance, ends what this instance kept of the patient.
-        store.notifier.onErasure { [weak authenticator = gate.authenticator, weak pagesAhead = reader.pagesAhead] patient in
+        // A removal from a care team or an erasure, here or on another instance, ends the reach this instance kept.
+        store.notifier.onReachEnded { [weak authenticator = gate.authenticator, weak pagesAhead = reader.pagesAhead] patient in
             authenticator?.forget(patient: patient)
             pagesAhead?.forget(patient: patient)
         }

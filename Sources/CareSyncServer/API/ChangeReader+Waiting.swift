@@ -4,8 +4,9 @@ import Foundation
 
 extension ChangeReader {
     /// Reads a page; when it is empty and a deadline is given, parks until a commit for the patient or the deadline.
-    /// After a wait, the caller's token is read again: revoked or expired meanwhile, the answer is 401, never data.
-    /// A revocation on this instance (`tag`) or the token's expiry wakes the wait at once.
+    /// After a wait, the caller's token is read again: revoked or expired meanwhile, the answer is 401, never data; out of
+    /// reach meanwhile (taken off the care team, erased), 404. A revocation on this instance (`tag`), the token's expiry
+    /// or the end of reach to the patient wakes the wait at once.
     func readChanges(_ query: ChangeQuery, until deadline: ContinuousClock.Instant?, principal: Principal,
                      tag: ChangeNotifier.WaitTag) async throws -> SharedPage {
         // Nothing readable: an empty page at the head at once, never a wait.
@@ -38,6 +39,8 @@ extension ChangeReader {
             } else {
                 try await tokens.requireStillValid(principal)
             }
+            // Taken off the caller's care team (or erased) meanwhile: 404, never data.
+            try await tokens.requireStillInReach(principal, patient: query.patient)
             // Out of time, the client gone, or the server stopping: answer what there is.
             if !woke, clock.instant() >= deadline || Task.isCancelled || streams.isStopping { return page }
             page = try await readSharedPage(next, generation: generation)

@@ -92,6 +92,10 @@ final class EventStream: Sendable {
                 try await record(action: "changes.stream.end", count: 0, status: 401)
                 return nil
             }
+            guard try await reader.tokens.stillInReach(principal, patient: patient) else {
+                try await record(action: "changes.stream.end", count: 0, status: 404)
+                return nil
+            }
             let generation = reader.notifier.generation(of: patient)
             let page = try await reader.readPage(s.query, generation: generation)
             s.query.anchor = page.anchor

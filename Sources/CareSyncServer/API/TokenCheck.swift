@@ -3,13 +3,16 @@ import CareSyncHTTP
 import Foundation
 
 /// Whether a token authenticated earlier still grants access, read again from its stored record (a revocation by
-/// another instance or by the command line counts too), and how long its waits may park.
+/// another instance or by the command line counts too), whether it still reaches the patient it waits on, and how
+/// long its waits may park.
 struct TokenCheck: Sendable {
     let access: any AccessStore
     let calls: StoreCalls
     let clock: ServerClock
     /// Sessions, for callers signed in with a browser.
     let people: People
+    /// Reach, proven or read again (a patient taken off the caller's care team is out of it).
+    let reach: Authenticator
     /// Re-checks shared by the waits of one token that one commit ended.
     let sharedChecks = SharedCalls<SharedRecheck, Bool>()
 
@@ -48,6 +51,22 @@ struct TokenCheck: Sendable {
         guard principal.session == nil else { return try await requireStillValid(principal) }
         let valid = try await sharedChecks.value(for: SharedRecheck(token: principal.tokenID, commit: key)) { try await stillValid(principal) }
         guard valid else { throw HTTPError.invalidToken("The token was revoked or has expired.") }
+    }
+
+    /// Whether `principal` still reaches `patient` after a wait: the proven reach when it holds (a removal or an erasure
+    /// anywhere forgets it), else one read of the store.
+    func stillInReach(_ principal: Principal, patient: String) async throws -> Bool {
+        do {
+            try await reach.requireReach(principal, patient: patient, on: calls)
+            return true
+        } catch let error as HTTPError where error.status == .notFound {
+            return false
+        }
+    }
+
+    /// 404 `notFound` when `principal` no longer reaches `patient` (api.md "Access": out of reach is 404).
+    func requireStillInReach(_ principal: Principal, patient: String) async throws {
+        guard try await stillInReach(principal, patient: patient) else { throw HTTPError.notFound("No such patient.") }
     }
 
     /// The longest a wait of `principal` may park, `limit` or less: it wakes when the token expires.

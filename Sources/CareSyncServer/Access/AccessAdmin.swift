@@ -78,6 +78,15 @@ public struct AccessAdmin: Sendable {
         do { try store.addPatient(patient, toCareTeam: name) } catch AccessStoreError.missing(let what) { throw HTTPError.notFound("No such \(what).") }
     }
 
+    /// Takes a patient off a care team; 404 for no such team, or a patient not on it.
+    public func removePatient(_ patient: String, fromCareTeam name: String) throws {
+        let removed: Bool
+        do { removed = try store.removePatient(patient, fromCareTeam: name) } catch AccessStoreError.missing(let what) {
+            throw HTTPError.notFound("No such \(what).")
+        }
+        guard removed else { throw HTTPError.notFound("Patient \(patient) is not on care team \(name).") }
+    }
+
     /// Creates a token; returns its record and the secret string, which is never stored or shown again.
     public func createToken(_ spec: TokenSpec, now: Date) throws -> (record: TokenRecord, secret: String) {
         var problems: [ValidationProblem] = []

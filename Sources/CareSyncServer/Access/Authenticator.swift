@@ -9,9 +9,10 @@ public final class Authenticator: Sendable {
     let store: any AccessStore
     /// Sessions of people signed in with a browser.
     let people: People
-    /// Reach already proven: patients that exist, and (care team, patient) memberships. Both are only ever added,
-    /// except by an erasure, which forgets its patient here (`forget`), so a positive answer stays true until then.
-    private let provenReach = Locked(Set<String>())
+    /// Reach already proven: patients that exist, and (care team, patient) memberships. A removal from a care team or
+    /// an erasure forgets its patient here (`forget`), so a positive answer stays true until then. `forgets` counts
+    /// them: a reach read from the store before a forget is not kept after it (the read may predate the removal).
+    private let provenReach = Locked((forgets: UInt64(0), set: Set<String>()))
 
     /// Checks tokens and reach against `store`.
     public init(store: any AccessStore, people: People? = nil) { self.store = store; self.people = people ?? People(store: store) }
@@ -32,19 +33,26 @@ public final class Authenticator: Sendable {
     public func isKnownInReach(_ principal: Principal, patient: String) -> Bool {
         switch principal.role {
         case .admin: return false
-        case .device: return principal.token.patient == patient && provenReach.withLock { $0.contains("p\u{0}" + patient) }
+        case .device: return principal.token.patient == patient && provenReach.withLock { $0.set.contains("p\u{0}" + patient) }
         case .therapist:
-            return provenReach.withLock { set in principal.token.careTeams.contains { set.contains("t\u{0}\($0)\u{0}" + patient) } }
+            return provenReach.withLock { r in principal.token.careTeams.contains { r.set.contains("t\u{0}\($0)\u{0}" + patient) } }
         }
     }
 
-    /// Forgets every proven reach to `patient` (erased), or to every patient (nil): the next request reads the store
-    /// again (404 for an erased patient).
+    /// Forgets every proven reach to `patient` (taken off a care team, or erased), or to every patient (nil): the next
+    /// request reads the store again (404 out of reach).
     public func forget(patient: String?) {
-        provenReach.withLock { set in
-            guard let patient else { set = []; return }
-            set = set.filter { !$0.hasSuffix("\u{0}" + patient) }
+        provenReach.withLock { r in
+            r.forgets &+= 1
+            guard let patient else { r.set = []; return }
+            r.set = r.set.filter { !$0.hasSuffix("\u{0}" + patient) }
         }
+    }
+
+    /// `requireReach` through the proven reach when it holds, else read from the store on `calls`.
+    func requireReach(_ principal: Principal, patient: String, on calls: StoreCalls) async throws {
+        guard !isKnownInReach(principal, patient: patient) else { return }
+        try await calls.blocking { try self.requireReach(principal, patient: patient) }
     }
 
     /// The caller of a request; throws 401 for a missing, malformed, unknown, expired or revoked token.
@@ -67,6 +75,8 @@ public final class Authenticator: Sendable {
     /// Whether the caller may touch `patient`'s data. Out of reach is 404, never 403 (api.md "Access"), so it
     /// does not reveal that the patient exists; an admin token reaches no patient's data, so it gets 404 too.
     public func requireReach(_ principal: Principal, patient: String) throws {
+        let forgets = provenReach.withLock { $0.forgets }
+        func prove(_ key: String) { provenReach.withLock { r in if r.forgets == forgets { r.set.insert(key) } } }
         switch principal.role {
         case .admin:
             throw HTTPError.notFound("No such patient.")
@@ -74,10 +84,10 @@ public final class Authenticator: Sendable {
             guard principal.token.patient == patient, try store.patient(id: patient) != nil else {
                 throw HTTPError.notFound("No such patient.")
             }
-            provenReach.withLock { _ = $0.insert("p\u{0}" + patient) }
+            prove("p\u{0}" + patient)
         case .therapist:
             for team in principal.token.careTeams where try store.isPatient(patient, inAnyOf: [team]) {
-                provenReach.withLock { _ = $0.insert("t\u{0}\(team)\u{0}" + patient) }
+                prove("t\u{0}\(team)\u{0}" + patient)
                 return
             }
             throw HTTPError.notFound("No such patient.")

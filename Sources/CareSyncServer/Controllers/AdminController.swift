@@ -10,7 +10,8 @@ struct AdminController: Sendable {
     let access: any AccessStore
     let calls: StoreCalls
     let clock: ServerClock
-    /// Interrupts the parked long polls and open event streams of a token revoked here.
+    /// Interrupts the parked long polls and open event streams of a token revoked here, and ends this instance's reach
+    /// to a patient taken off a care team here.
     let notifier: ChangeNotifier
 
     /// Its endpoints.
@@ -23,6 +24,7 @@ struct AdminController: Sendable {
             APIRoute(.post, "/v1/care-teams", createCareTeam),
             APIRoute(.get, "/v1/care-teams", listCareTeams),
             APIRoute(.post, "/v1/care-teams/{name}/patients", addCareTeamPatient),
+            APIRoute(.delete, "/v1/care-teams/{name}/patients/{patientId}", removeCareTeamPatient),
             APIRoute(.post, "/v1/tokens", createToken),
             APIRoute(.get, "/v1/tokens", listTokens),
             APIRoute(.delete, "/v1/tokens/{tokenId}", revokeToken),
@@ -97,11 +99,31 @@ struct AdminController: Sendable {
             guard let patient else { throw HTTPError.invalidParameter("patientId", "a patient id string is required") }
             let admin = self.admin
             try await self.calls.blocking { try admin.addPatient(patient, toCareTeam: team) }
-            let access = self.access
-            let teams = try await self.calls.blocking { try access.careTeams() }
-            let members = teams.first { $0.name == team }?.patients ?? []
-            return Response.json(["name": .string(team), "patients": .array(members.map(JSONValue.string))])
+            return try await self.careTeam(team)
         }
+    }
+
+    /// DELETE /v1/care-teams/{name}/patients/{patientId} → 200 and the team as it is now; 404 for no such team or a patient
+    /// not on it. The team's therapists lose the patient at once, on every instance: their parked long polls and
+    /// streams on the patient end (404), and the patient leaves the team's lists.
+    func removeCareTeamPatient(_ request: Request, _ context: APIContext) async throws -> Response {
+        try await gate.adminScoped(request, context, action: "admin.careTeam.removePatient",
+                                   patient: PathID.auditPatient(context.parameters["patientId"])) { _ in
+            let team = try context.parameter("name"), patient = try context.parameter("patientId")
+            let admin = self.admin
+            try await self.calls.blocking { try admin.removePatient(patient, fromCareTeam: team) }
+            // What this instance proved goes at once (other instances hear it from the store, or look on SQLite).
+            self.notifier.reachEnded(patient)
+            return try await self.careTeam(team)
+        }
+    }
+
+    /// The answer naming a team and its patients as they are now.
+    private func careTeam(_ team: String) async throws -> Response {
+        let access = self.access
+        let teams = try await calls.blocking { try access.careTeams() }
+        let members = teams.first { $0.name == team }?.patients ?? []
+        return Response.json(["name": .string(team), "patients": .array(members.map(JSONValue.string))])
     }
 
     /// POST /v1/tokens → 201 with the secret, shown this once.

@@ -84,7 +84,7 @@ struct AlertsController: Sendable {
     func getTeamAlerts(_ request: Request, _ context: APIContext) async throws -> Response {
         try await teamScoped(request, context, action: "careTeam.alerts.read", perPatient: "alerts.read", admin: false) { _, team in
             let store = try self.requireStore()
-            let query = AlertQuery(careTeam: team, state: try Self.state(request), limit: Self.listLimit)
+            let query = AlertQuery(careTeam: team, state: try Self.state(request), limit: Self.listLimit, membersOnly: true)
             let list = try await self.calls.blocking { try store.alerts(query) }
             let patients = Array(Set(list.map(\.patient))).sorted()
             return (Response.json(["careTeam": .string(team), "alerts": .array(list.map(AlertWire.encode))]), patients)

@@ -87,7 +87,7 @@ struct StatusController: Sendable {
         guard let alerts else { return [:] }
         let limit = 200 * max(1, patients)
         var unresolved: [Alert] = []
-        for state in [AlertState.open, .acknowledged] { unresolved += try alerts.alerts(AlertQuery(careTeam: careTeam, state: state, limit: limit)) }
+        for state in [AlertState.open, .acknowledged] { unresolved += try alerts.alerts(AlertQuery(careTeam: careTeam, state: state, limit: limit, membersOnly: true)) }
         unresolved.sort { (a: Alert, b: Alert) in (a.raisedAt, b.id) > (b.raisedAt, a.id) }
         return Dictionary(grouping: unresolved, by: \.patient)
     }

@@ -30,7 +30,7 @@ public final class CareSyncApplication: Sendable {
         let retention: RetentionJob
         let idempotencyPurge: Task<Void, Never>
         let exportSweep: PeriodicJob
-        let erasureWatch: PeriodicJob
+        let reachWatch: PeriodicJob
     }
     private let jobs = Locked<Jobs?>(nil)
 
@@ -56,7 +56,7 @@ public final class CareSyncApplication: Sendable {
     /// Binds and starts serving, then the background jobs: tombstone retention (at once, then hourly), the
     /// hourly purge of expired idempotency records and the webhook dispatcher, each running only while this
     /// instance holds its lease (`JobLeases`), this instance's sweep of expired bulk export files (every minute), and
-    /// on SQLite its watch for erasures made elsewhere (every 5 s, `ErasureWatch`). Returns the bound port (the chosen one for port 0).
+    /// on SQLite its watch for erasures and removals from care teams made elsewhere (every 5 s, `ReachWatch`). Returns the bound port (the chosen one for port 0).
     @discardableResult
     public func start() throws -> Int {
         let port = try http.start()
@@ -84,14 +84,18 @@ public final class CareSyncApplication: Sendable {
             try exports.sweep(now: exports.clock.now())
         }
         exportSweep.start()
-        let watch = ErasureWatch(erasure: backend.erasure, notifier: api.store.notifier), log = logger
-        let erasureWatch = PeriodicJob("erasure.watch", every: .seconds(5), on: api.executor, logger: logger) {
-            if try watch.look() { log.info("erasure.noticed") }
+        let watch = ReachWatch(erasure: backend.erasure, access: backend.access, notifier: api.store.notifier), log = logger
+        let reachWatch = PeriodicJob("reach.watch", every: .seconds(5), on: api.executor, logger: logger) {
+            switch try watch.look() {
+            case .erasure: log.info("erasure.noticed")
+            case .removal: log.info("removal.noticed")
+            case .nothing: break
+            }
         }
-        // PostgreSQL's instances hear every erasure, the command line's too, on the store's channel (and forget every
-        // reach when their listener reconnects); only SQLite's other processes go unheard.
-        if configuration.databaseURL == nil { erasureWatch.start() }
-        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep, erasureWatch: erasureWatch) }
+        // PostgreSQL's instances hear every erasure and removal, the command line's too, on the store's channel (and
+        // forget every reach when their listener reconnects); only SQLite's other processes go unheard.
+        if configuration.databaseURL == nil { reachWatch.start() }
+        jobs.withLock { $0 = Jobs(retention: retention, idempotencyPurge: purge, exportSweep: exportSweep, reachWatch: reachWatch) }
         return port
     }
 
@@ -103,7 +107,7 @@ public final class CareSyncApplication: Sendable {
         let running = jobs.withLock { jobs in defer { jobs = nil }; return jobs }
         running?.idempotencyPurge.cancel()
         await running?.exportSweep.stop()
-        await running?.erasureWatch.stop()
+        await running?.reachWatch.stop()
         await running?.retention.stop()
         await api.exports.stop()
         await webhooks.stop()

@@ -70,6 +70,22 @@ public final class SQLiteAccessStore: AccessStore {
         }
     }
 
+    public func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool {
+        try database.write { db in
+            guard try db.scalarInt64("SELECT 1 FROM care_teams WHERE name = ?", [.text(name)]) != nil else {
+                throw AccessStoreError.missing("care team \(name)")
+            }
+            try db.execute("DELETE FROM care_team_patients WHERE care_team = ? AND patient_id = ?", [.text(name), .text(patient)])
+            guard db.changes > 0 else { return false }
+            try db.execute("UPDATE care_team_leaves SET last = last + 1")
+            return true
+        }
+    }
+
+    public func careTeamLeaves() throws -> Int64 {
+        try database.read { db in try db.scalarInt64("SELECT last FROM care_team_leaves", []) ?? 0 }
+    }
+
     public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
         try database.read { db in
             guard try db.scalarInt64("SELECT 1 FROM care_teams WHERE name = ?", [.text(name)]) != nil else { return nil }

@@ -50,8 +50,10 @@ public final class SQLiteAlertStore: AlertStore {
             try db.fetchAll("""
                 SELECT \(Self.columns) FROM alerts
                 WHERE (?1 IS NULL OR care_team = ?1) AND (?2 IS NULL OR patient_id = ?2) AND (?3 IS NULL OR state = ?3)
+                  AND (?5 = 0 OR patient_id IN (SELECT patient_id FROM care_team_patients WHERE care_team = ?1))
                 ORDER BY raised_at_ms DESC, id LIMIT ?4
-                """, [.text(q.careTeam), .text(q.patient), .text(q.state?.rawValue), .integer(Int64(q.limit))], Self.decode)
+                """, [.text(q.careTeam), .text(q.patient), .text(q.state?.rawValue), .integer(Int64(q.limit)),
+                      .integer(q.membersOnly ? 1 : 0)], Self.decode)
         }
     }
 

@@ -27,7 +27,7 @@ struct ContractAlertStores: Sendable, CustomStringConvertible {
             let access = InMemoryAccessStore()
             let sync = InMemorySyncStore(access: access)
             let webhooks = InMemoryWebhookStore(sync: sync, access: access), monitoring = InMemoryMonitoringStore()
-            return Stores(sync: sync, access: access, webhooks: webhooks, monitoring: monitoring, alerts: InMemoryAlertStore(sync: sync),
+            return Stores(sync: sync, access: access, webhooks: webhooks, monitoring: monitoring, alerts: InMemoryAlertStore(sync: sync, access: access),
                           erasure: InMemoryErasureStore(sync: sync, access: access, monitoring: monitoring, webhooks: webhooks))
         },
         ContractAlertStores(name: "SQLiteSyncStore") {
