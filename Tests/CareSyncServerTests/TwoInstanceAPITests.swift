@@ -174,6 +174,30 @@ struct TwoInstanceAPITests {
         }
     }
 
+    /// A therapist proved their reach to alice on instance 2 and parks a long poll there; an admin takes alice off the
+    /// therapist's team through instance 1: instance 2 hears it on the store's channel, forgets the reach and ends the
+    /// poll (404) without a commit; the therapist's next request there is 404, the device's is answered.
+    @Test func aPatientTakenOffATeamThroughOneInstanceLeavesItOnTheOther() async throws {
+        try await TwoInstances.with { servers in
+            let t = servers.tokens
+            let principal = try await Self.therapistProvesReachToAliceOnInstanceTwo(servers)
+            let head = try await servers.send(2, "GET", Self.changes, token: t.therapist)
+            let anchor = try #require(head.json["anchor"]?.stringValue)
+            let poll = Task { try await servers.send(2, "GET", Self.changes + "?anchor=\(anchor)&wait=20", token: t.therapist) }
+            try await Eventually.until { servers.two.api.notifier.waiterCount == 1 }
+            let removed = ContinuousClock.now
+            let reply = try await servers.send(1, "DELETE", "/v1/care-teams/physio/patients/alice", token: t.admin)
+            #expect(reply.status == 200, "\(reply.text)")
+            let answer = try await poll.value
+            answer.expectProblem(404, "notFound")
+            #expect(ContinuousClock.now - removed < .seconds(10), "ended \(ContinuousClock.now - removed) after the removal")
+            #expect(!servers.two.api.gate.authenticator.isKnownInReach(principal, patient: "alice"))
+            try await servers.send(2, "GET", Self.changes, token: t.therapist).expectProblem(404, "notFound")
+            #expect(try await servers.send(2, "GET", Self.changes, token: t.aliceDevice).status == 200)
+            #expect(try servers.two.api.access.careTeamLeaves() == 1)
+        }
+    }
+
     /// An erasure announced while an instance's listener was away (a restart of PostgreSQL, a failover) never reaches
     /// it: so a listener that connects again makes its instance forget every reach it proved, proven again from the
     /// store on the next request.

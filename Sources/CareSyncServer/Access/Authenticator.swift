@@ -33,10 +33,24 @@ public final class Authenticator: Sendable {
     public func isKnownInReach(_ principal: Principal, patient: String) -> Bool {
         switch principal.role {
         case .admin: return false
-        case .device: return principal.token.patient == patient && provenReach.withLock { $0.set.contains("p\u{0}" + patient) }
+        case .device: return principal.token.patient == patient && provenReach.withLock { $0.set.contains(Self.reachKey(team: nil, patient: patient)) }
         case .therapist:
-            return provenReach.withLock { r in principal.token.careTeams.contains { r.set.contains("t\u{0}\($0)\u{0}" + patient) } }
+            return provenReach.withLock { r in principal.token.careTeams.contains { r.set.contains(Self.reachKey(team: $0, patient: patient)) } }
         }
+    }
+
+    /// A proven reach's name: the patient's own (a device), or through `team`. Forgetting a patient matches the suffix.
+    static func reachKey(team: String?, patient: String) -> String {
+        team.map { "t\u{0}\($0)\u{0}" + patient } ?? "p\u{0}" + patient
+    }
+
+    /// Forgets so far: take it before reading reach from the store, and `keep` what the read proved with it.
+    var reachMark: UInt64 { provenReach.withLock { $0.forgets } }
+
+    /// Keeps a reach read from the store after `mark` was taken, unless a forget came since (the read may predate the
+    /// removal or erasure that forget announced).
+    func keep(_ key: String, readAfter mark: UInt64) {
+        provenReach.withLock { r in if r.forgets == mark { r.set.insert(key) } }
     }
 
     /// Forgets every proven reach to `patient` (taken off a care team, or erased), or to every patient (nil): the next
@@ -75,8 +89,7 @@ public final class Authenticator: Sendable {
     /// Whether the caller may touch `patient`'s data. Out of reach is 404, never 403 (api.md "Access"), so it
     /// does not reveal that the patient exists; an admin token reaches no patient's data, so it gets 404 too.
     public func requireReach(_ principal: Principal, patient: String) throws {
-        let forgets = provenReach.withLock { $0.forgets }
-        func prove(_ key: String) { provenReach.withLock { r in if r.forgets == forgets { r.set.insert(key) } } }
+        let mark = reachMark
         switch principal.role {
         case .admin:
             throw HTTPError.notFound("No such patient.")
@@ -84,10 +97,10 @@ public final class Authenticator: Sendable {
             guard principal.token.patient == patient, try store.patient(id: patient) != nil else {
                 throw HTTPError.notFound("No such patient.")
             }
-            prove("p\u{0}" + patient)
+            keep(Self.reachKey(team: nil, patient: patient), readAfter: mark)
         case .therapist:
             for team in principal.token.careTeams where try store.isPatient(patient, inAnyOf: [team]) {
-                prove("t\u{0}\(team)\u{0}" + patient)
+                keep(Self.reachKey(team: team, patient: patient), readAfter: mark)
                 return
             }
             throw HTTPError.notFound("No such patient.")

@@ -99,6 +99,26 @@ import Testing
         #expect(again.count == 1 && again.first?.alertID != silentID)
     }
 
+    /// `membersOnly` lists a team's alerts about its patients now: a patient taken off the team leaves the list (the
+    /// alerts stay, listed by patient), and is back in it after joining again.
+    @Test(arguments: ContractAlertStores.all)
+    func membersOnlyListsTheTeamsPatientsNow(stores: ContractAlertStores) throws {
+        let s = try stores.make()
+        for patient in ["p1", "p2"] { try s.access.createPatient(PatientRecord(id: patient, timeZone: "UTC", createdAt: Self.t0)) }
+        try s.access.createCareTeam(name: "physio", now: Self.t0)
+        for patient in ["p1", "p2"] { try s.access.addPatient(patient, toCareTeam: "physio") }
+        let a = try s.alerts.apply(Self.raise([Self.silentPhone], at: Self.t0))
+        let b = try s.alerts.apply(Self.raise([Self.silentPhone], patient: "p2", at: Self.t0.addingTimeInterval(10)))
+        let members = AlertQuery(careTeam: "physio", membersOnly: true)
+        #expect(try s.alerts.alerts(members).map(\.id) == [b[0].alertID, a[0].alertID])
+        #expect(try s.access.removePatient("p1", fromCareTeam: "physio"))
+        #expect(try s.alerts.alerts(members).map(\.id) == [b[0].alertID])
+        #expect(try s.alerts.alerts(AlertQuery(careTeam: "physio")).count == 2, "without membersOnly: every alert of the team")
+        #expect(try s.alerts.alerts(AlertQuery(patient: "p1")).map(\.id) == [a[0].alertID])
+        try s.access.addPatient("p1", toCareTeam: "physio")
+        #expect(try s.alerts.alerts(members).count == 2)
+    }
+
     @Test(arguments: ContractAlertStores.all)
     func listedByTeamPatientAndStateNewestFirst(stores: ContractAlertStores) throws {
         let s = try stores.make()
