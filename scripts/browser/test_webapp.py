@@ -345,6 +345,25 @@ def main():
         wait(lambda: q(row + " .device-state").text.startswith("revoked"), message="the device shown revoked")
         status, _, refused = http("GET", "/v1/patients/alice/changes?limit=1", device["token"])
         assert status == 401 and refused["status"] == 401, (status, refused)
+        # The care teams page: add dora to physio, then take her off again with her row's button (a discharge): the
+        # team's therapist reached her in between and does not after.
+        q("#admin nav a[href='#admin/teams']").click()
+        wait(lambda: qs("#admin-teams tr[data-team='physio']") and qs("#admin-team-add"))
+        form = q("#admin-team-add")
+        Select(form.find_element(By.NAME, "team")).select_by_value("physio")
+        Select(form.find_element(By.NAME, "patient")).select_by_value("dora")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        member = "#admin-teams tr[data-team='physio'] li[data-patient='dora']"
+        wait(lambda: qs(member), message="dora listed on physio")
+        assert http("GET", "/v1/patients/dora", THERAPIST)[0] == 200
+        act(lambda: q(member + " button").click())
+        wait(lambda: q(member + " button").text.startswith("Confirm: remove"), message="the remove button asks to confirm")
+        q(member + " button").click()
+        wait(lambda: qs("#admin-teams tr[data-team='physio']") and not qs(member), message="dora no longer on physio")
+        assert "alice" in q("#admin-teams tr[data-team='physio'] .team-patients").text
+        team = next(t for t in api("GET", "/v1/care-teams", ADMIN)["careTeams"] if t["name"] == "physio")
+        assert "dora" not in team["patients"] and "alice" in team["patients"], team
+        assert http("GET", "/v1/patients/dora", THERAPIST)[0] == 404
         # The people page: invite a therapist of physio; the link shown once is what the therapist opens next.
         q("#admin nav a[href='#admin/people']").click()
         wait(lambda: qs("#admin-people") and "Ada" in q("#admin-people").text and qs("#admin-invite-form"))

@@ -1,8 +1,9 @@
 // Admin: care teams, their patients and their therapists (people with the team).
 import { el, fill } from './dom.js';
-import { actionForm, dataTable, field } from './admin.js';
+import { actionForm, confirmButton, dataTable, field, showError } from './admin.js';
 
-/** The care teams page: every team with its patients and therapists, a create form and an add-patient form. */
+/** The care teams page: every team with its patients (each with a remove button) and therapists, a create form and an
+ * add-patient form. */
 export async function renderTeams(body, context) {
   const { client } = context;
   const [{ careTeams }, { patients }, { people }] = await Promise.all([client.call('GET', '/v1/care-teams'),
@@ -12,7 +13,13 @@ export async function renderTeams(body, context) {
   const therapists = (team) => people.filter((p) => !p.deactivatedAt && p.careTeams.includes(team)).map((p) => p.displayName || p.id);
   const rows = careTeams.map((t) => el('tr', { dataset: { team: t.name } },
     el('th', { scope: 'row', text: t.name }),
-    el('td', { class: 'team-patients', text: t.patients.map((id) => names.get(id) || id).join(', ') || '—' }),
+    el('td', { class: 'team-patients' }, t.patients.length ? el('ul', { class: 'plain-list' }, t.patients.map((id) => el('li', { dataset: { patient: id } },
+      `${names.get(id) || id} `,
+      // A discharge: the team's therapists lose the patient at once (docs/api.md); the patient's data stays.
+      confirmButton('Remove', `Confirm: remove from ${t.name}`, async () => {
+        await client.call('DELETE', `/v1/care-teams/${encodeURIComponent(t.name)}/patients/${encodeURIComponent(id)}`);
+        context.refresh();
+      }, (error) => showError(body, error, 'Patient not removed'))))) : '—'),
     el('td', { class: 'team-therapists', text: therapists(t.name).join(', ') || '—' })));
   const create = actionForm({ id: 'admin-team-form', 'aria-label': 'New care team', 'data-submit': 'Create care team' }, [
     field('Name', { name: 'name', required: true, pattern: '[A-Za-z0-9._-]{1,100}', spellcheck: 'false', autocomplete: 'off' }),
@@ -31,7 +38,7 @@ export async function renderTeams(body, context) {
   fill(body,
     careTeams.length ? dataTable('Care teams, by name', ['Care team', 'Patients', 'Therapists'], rows, { id: 'admin-teams' })
       : el('p', { class: 'hint', text: 'No care team yet.' }),
-    el('p', { class: 'hint', text: 'A therapist reaches the patients of their care teams; invite therapists on the People page.' }),
+    el('p', { class: 'hint', text: 'A therapist reaches the patients of their care teams; invite therapists on the People page. Removing a patient from a team ends its therapists\' access at once; the patient\'s data stays.' }),
     el('h3', { text: 'New care team' }), create,
     add ? el('h3', { text: 'Add a patient to a care team' }) : null, add);
 }
