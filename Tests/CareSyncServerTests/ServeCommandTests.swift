@@ -102,4 +102,36 @@ import Testing
                 "\(admin.stdout) \(admin.stderr)")
     }
 
+    /// `care-team remove-patient` in another process beside a running server on the same SQLite file: the server's
+    /// watch (every 5 s) notices the removal and the reach it proved before goes; a second removal exits non-zero.
+    @Test func theCommandLinesRemovalEndsTheRunningServersReach() async throws {
+        let directory = try TemporaryDirectory("caresync-remove")
+        let env = ["CARESYNC_DATABASE": directory.path("db.sqlite"),
+                   "CARESYNC_MIGRATIONS_DIRECTORY": TestServer.repositoryRoot.appendingPathComponent("migrations").path,
+                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+        for command in [["patient", "create", "carol"], ["care-team", "create", "physio"], ["care-team", "add-patient", "physio", "carol"]] {
+            #expect(try await run(command, environment: env).status == 0, "\(command)")
+        }
+        let token = try await run(["token", "create", "--role", "therapist", "--care-team", "physio"], environment: env)
+        let secret = token.stdout.trimmingCharacters(in: .newlines)
+        let server = try await ServeProcess.start(executable: Self.executable.path, environment: env)
+        defer { server.stop() }
+        func read() async throws -> Int {
+            try await TestHTTPClient.send(port: server.port, method: "GET", path: "/v1/patients/carol/changes",
+                                          headers: [("Authorization", "Bearer \(secret)")], body: []).status
+        }
+        #expect(try await read() == 200)
+        let removed = try await run(["care-team", "remove-patient", "physio", "carol"], environment: env)
+        #expect(removed.status == 0 && removed.stdout == "removed patient carol from care team physio\n", "\(removed)")
+        let again = try await run(["care-team", "remove-patient", "physio", "carol"], environment: env)
+        #expect(again.status != 0 && again.stderr.contains("not on care team physio"), "\(again)")
+        // The watch looks every 5 s: allow twelve looks on a loaded machine.
+        let end = ContinuousClock.now + .seconds(60)
+        var status = try await read()
+        while status != 404, ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(250))
+            status = try await read()
+        }
+        #expect(status == 404)
+    }
 }
