@@ -69,6 +69,25 @@ import Testing
         #expect(throws: WebhookStoreError.alreadyExists("wh_all")) { try s.webhooks.createSubscription(subscription("wh_all")) }
     }
 
+    /// A care team's subscription gets a patient's changes while the patient is on the team: the changes fanned out
+    /// before the removal are delivered, later ones are not, and they come again once the patient rejoins.
+    @Test(arguments: ContractStores.webhooks)
+    func aCareTeamsSubscriptionFollowsItsMembersAtFanOut(factory: ContractWebhookStores) throws {
+        let s = try make(factory)
+        try s.webhooks.createSubscription(subscription("wh_cardio", careTeams: ["cardio"]))
+        let before = try change(s, "bob")
+        #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 1)
+        #expect(try s.access.removePatient("bob", fromCareTeam: "cardio"))
+        _ = try change(s, "bob", value: 2)
+        #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 1)
+        try s.access.addPatient("bob", toCareTeam: "cardio")
+        let rejoined = try change(s, "bob", value: 3)
+        #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 1)
+        let delivered = try drain(s, "wh_cardio")
+        #expect(delivered.map { "\($0.sequence) \($0.patient)" } == ["1 bob", "2 bob"])
+        #expect(delivered.map(\.anchor) == [before.encoded, rejoined.encoded], "the change while off the team is not sent")
+    }
+
     @Test(arguments: ContractStores.webhooks)
     func aSubscriptionReceivesOnlyChangesCommittedAfterItExists(factory: ContractWebhookStores) throws {
         let s = try make(factory)
