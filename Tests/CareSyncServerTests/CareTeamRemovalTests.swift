@@ -1,4 +1,3 @@
-import CareSyncBackends
 import CareSyncCore
 import CareSyncReferenceModel
 import Foundation
@@ -80,15 +79,9 @@ import CareSyncTestSupport
     /// (`ReachWatch`, every 5 s when serving); after it, the reach the server proved before is gone.
     @Test func theReachWatchEndsTheReachTheServerProvedBeforeTheCommandLinesRemoval() async throws {
         try await TestServer.with(.inMemory) { server in
-            let t = server.tokens, app = server.app
-            let watch = ReachWatch(erasure: app.backend.erasure, access: app.backend.access, notifier: app.api.store.notifier)
-            #expect(try watch.look() == .nothing)  // the baseline
-            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
-            let cli = try StoreBackends.open(app.configuration.storeSettings)
+            let (watch, cli) = try await server.reachWatchBesideTheCommandLine()
             #expect(try cli.access.removePatient("alice", fromCareTeam: "physio"))
-            #expect(try watch.look() == .removal)
-            try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).expectProblem(404, "notFound")
-            #expect(try watch.look() == .nothing)
+            try await server.expectReachEnded(by: watch, noticing: .removal)
         }
     }
 

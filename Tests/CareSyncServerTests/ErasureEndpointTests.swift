@@ -112,16 +112,10 @@ struct ErasureEndpointTests {
     /// until then a read through the therapist's proven reach answers an empty page; after it, 404 as everywhere.
     @Test func theReachWatchEndsTheReachTheServerProvedBeforeTheCommandLinesErasure() async throws {
         try await TestServer.with(.inMemory) { server in
-            let t = server.tokens, app = server.app
-            let watch = ReachWatch(erasure: app.backend.erasure, access: app.backend.access, notifier: app.api.store.notifier)
-            #expect(try watch.look() == .nothing)  // the baseline
-            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
-            let cli = try StoreBackends.open(app.configuration.storeSettings)
+            let (watch, cli) = try await server.reachWatchBesideTheCommandLine()
             _ = try #require(try cli.erasure.erase(ErasureRequest(patient: "alice", tokenID: "cli", role: .admin, time: Date())))
-            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).status == 200)
-            #expect(try watch.look() == .erasure)
-            try await server.send("GET", "/v1/patients/alice/changes", token: t.therapist).expectProblem(404, "notFound")
-            #expect(try watch.look() == .nothing)
+            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.therapist).status == 200)
+            try await server.expectReachEnded(by: watch, noticing: .erasure)
         }
     }
 
