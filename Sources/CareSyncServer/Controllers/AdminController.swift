@@ -118,11 +118,10 @@ struct AdminController: Sendable {
         }
     }
 
-    /// The answer naming a team and its patients as they are now.
+    /// The answer naming a team and its patients (by id) as they are now: one read of that team's members.
     private func careTeam(_ team: String) async throws -> Response {
         let access = self.access
-        let teams = try await calls.blocking { try access.careTeams() }
-        let members = teams.first { $0.name == team }?.patients ?? []
+        let members = try await calls.blocking { try access.careTeamMembers(team)?.keys.sorted() ?? [] }
         return Response.json(["name": .string(team), "patients": .array(members.map(JSONValue.string))])
     }
 
