@@ -66,6 +66,40 @@ import Testing
         }
     }
 
+    /// A run reads a patient only while its caller reaches them: taken off the caller's care team after the kick-off,
+    /// the patient's pages are not read (the export completes without them; the audit record counts nothing read).
+    @Test(arguments: [false, true])
+    func aRunReadsNothingOfAPatientTakenOffTheCallersTeam(removed: Bool) async throws {
+        try await TestServer.with(.inMemory) { server in
+            try await FHIREndpointTests.seed(server)
+            let api = server.app.api
+            let principal = try await api.authenticate(authorization: "Bearer \(server.tokens.therapist)")
+            #expect(try await server.send("GET", "/v1/patients/alice/changes", token: server.tokens.therapist).status == 200)
+            let id = removed ? "removed-run" : "kept-run"
+            let directory = api.exports.settings.directory.appendingPathComponent(id)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let job = ExportJob(id: id, principal: principal, patients: ["alice"], auditPatient: "alice", types: nil,
+                                since: .none, request: "", base: "", directory: directory, created: Date())
+            try api.exports.store.insertExport(job.record(.queued, now: Date()), patients: job.patients)
+            if removed {
+                try api.admin.removePatient("alice", fromCareTeam: "physio")
+                api.notifier.reachEnded("alice")
+            }
+            let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, records: api.exports.store,
+                                clock: api.clock, settings: api.exports.settings, logger: api.logger)
+            await run.run(job)
+            #expect(try api.exports.store.export(id: job.id)?.phase == .completed)
+            let audit = try await server.send("GET", "/v1/audit?patient=alice", token: server.tokens.admin)
+            let read = try #require(audit.json["records"]?.arrayValue?.first { $0["action"] == "fhir.export.read" }?["count"]?.numberValue)
+            #expect((read == 0) == removed, "\(read) Observations read")
+            let lines = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasPrefix("observation") }
+                .map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8).split(separator: "\n").count }
+                .reduce(0, +)
+            #expect(lines == Int(read), "the files hold what the audit record counts")
+        }
+    }
+
     @Test func filesExpireAfterTheConfiguredTimeAndTheSweepRemovesThem() async throws {
         let clock = ManualClock(running: true)
         try await TestServer.with(.inMemory, clock: clock.serverClock,

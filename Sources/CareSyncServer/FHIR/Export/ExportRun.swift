@@ -5,8 +5,8 @@ import Foundation
 import Logging
 
 /// Runs one bulk export: reads each patient's change feed from `_since` up to the head taken at its start, a page
-/// at a time through the feed reader (`ChangeReader.readPage`: the feed's query, reach already checked at kick-off,
-/// the caller's readable types), and appends each page to NDJSON files before reading the next one.
+/// at a time through the feed reader (`ChangeReader.readPage`: the feed's query, reach checked at kick-off and again
+/// before every page, the caller's readable types), and appends each page to NDJSON files before reading the next one.
 struct ExportRun: Sendable {
     /// The feed reader: pages, the anchors' seal, the store calls.
     let reader: ChangeReader
@@ -86,6 +86,8 @@ struct ExportRun: Sendable {
         var count = 0
         while true {
             guard !job.isCancelled else { throw CancellationError() }
+            // Taken off the caller's care team (or erased) since the kick-off: nothing more of the patient is read.
+            guard try await reader.tokens.stillInReach(job.principal, patient: patient) else { return count }
             let page = try await reader.readPage(query, generation: reader.notifier.generation(of: patient))
             count += try await reader.calls.blocking {
                 let lines = Self.lines(page, patient: patient, therapists: therapists)
