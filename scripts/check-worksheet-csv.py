@@ -19,7 +19,7 @@ def main(json_path, csv_path):
         rows = list(csv.DictReader(f))
     expected = []
     for p in sheet["patients"]:
-        minutes = (str(p["minutes"]["total"]), p["minutes"]["band"])
+        minutes = (str(p["minutes"]["total"]), p["minutes"]["band"], p["leftTeamOn"] or "")
         periods = p["periods"] or [None]
         for period in periods:
             cells = ("", "", "", "", "", "") if period is None else (
@@ -27,7 +27,8 @@ def main(json_path, csv_path):
                 str(period["daysWithData"]))
             expected.append((p["patient"], sheet["month"]) + cells + minutes)
     got = [tuple(plain(r[k]) for k in ("patient", "month", "episode", "period", "period_first_day", "period_end_day",
-                                       "period_state", "days_with_data", "month_minutes", "minutes_band")) for r in rows]
+                                       "period_state", "days_with_data", "month_minutes", "minutes_band", "left_team_on"))
+           for r in rows]
     if got != expected:
         print("CSV differs from JSON:\n csv:  %r\n json: %r" % (got, expected))
         return 1

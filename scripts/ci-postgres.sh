@@ -37,7 +37,7 @@ ci_workdir
 # caresync refuses CARESYNC_ variables it does not know, such as the test run's.
 unset CARESYNC_MODEL_OPS CARESYNC_MODEL_STORES CARESYNC_TEST_POSTGRES_URL
 export CARESYNC_DATABASE_URL="$pg_url" CARESYNC_LOG_LEVEL=warning
-[ "$("$bin" migrate)" = "applied 0001_store.sql, 0002_correlations.sql, 0003_webhooks.sql, 0004_uuid_per_patient.sql, 0005_webhook_queue_bound.sql, 0006_anchor_key.sql, 0007_monitoring.sql, 0008_food_components.sql, 0009_people.sql, 0010_enrolments.sql, 0011_alerts.sql, 0013_passkeys.sql, 0014_erasure.sql, 0015_person_identities.sql, 0016_patient_display_names.sql, 0017_care_team_join_order.sql, 0018_commit_times.sql, 0019_sample_days.sql, 0020_pending_ceremonies.sql, 0021_erasure_count.sql, 0022_bulk_exports.sql, 0023_care_team_leaves.sql" ] && [ "$("$bin" migrate)" = "up to date" ] || { echo "caresync migrate"; exit 1; }
+[ "$("$bin" migrate)" = "applied 0001_store.sql, 0002_correlations.sql, 0003_webhooks.sql, 0004_uuid_per_patient.sql, 0005_webhook_queue_bound.sql, 0006_anchor_key.sql, 0007_monitoring.sql, 0008_food_components.sql, 0009_people.sql, 0010_enrolments.sql, 0011_alerts.sql, 0013_passkeys.sql, 0014_erasure.sql, 0015_person_identities.sql, 0016_patient_display_names.sql, 0017_care_team_join_order.sql, 0018_commit_times.sql, 0019_sample_days.sql, 0020_pending_ceremonies.sql, 0021_erasure_count.sql, 0022_bulk_exports.sql, 0023_care_team_leaves.sql, 0024_care_team_departures.sql" ] && [ "$("$bin" migrate)" = "up to date" ] || { echo "caresync migrate"; exit 1; }
 "$bin" patient create alice --time-zone UTC >/dev/null
 device="$("$bin" token create --role device --patient alice 2>/dev/null)"
 ci_serve

@@ -11,6 +11,8 @@ public final class InMemoryAccessStore: AccessStore {
         var joined: [String: [String: Int64]] = [:]
         var lastJoin: Int64 = 0
         var leaves: Int64 = 0
+        /// When each patient was last taken off each team (`careTeamDepartures`), to the millisecond as the databases keep it.
+        var departures: [String: [String: Date]] = [:]
         var tokens: [String: TokenRecord] = [:]
         var audit: [AuditRecord] = []
         var erased: Set<String> = []
@@ -58,18 +60,20 @@ public final class InMemoryAccessStore: AccessStore {
             s.teams[name] = team
         }
     }
-    public func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool {
+    public func removePatient(_ patient: String, fromCareTeam name: String, at time: Date) throws -> Bool {
         try state.withLock { s in
             guard var team = s.teams[name] else { throw AccessStoreError.missing("care team \(name)") }
             guard let i = team.patients.firstIndex(of: patient) else { return false }
             team.patients.remove(at: i)
             s.teams[name] = team
             s.joined[name]?[patient] = nil
+            s.departures[name, default: [:]][patient] = SyncRules.date(milliseconds: SyncRules.milliseconds(time))
             s.leaves += 1
             return true
         }
     }
     public func careTeamLeaves() throws -> Int64 { state.withLock { $0.leaves } }
+    public func careTeamDepartures(_ name: String) throws -> [String: Date] { state.withLock { $0.departures[name] ?? [:] } }
     public func careTeams() throws -> [CareTeamRecord] { state.withLock { $0.teams.values.sorted { $0.name < $1.name } } }
     public func careTeamMembers(_ name: String) throws -> [String: Int64]? {
         state.withLock { s in s.teams[name].map { team in Dictionary(uniqueKeysWithValues: team.patients.map { ($0, s.joined[name]?[$0] ?? 0) }) } }
@@ -131,10 +135,13 @@ public final class InMemoryAccessStore: AccessStore {
                 s.teams[name]!.patients.removeAll { $0 == patient }
                 memberships += 1
             }
+            var departures = 0
+            for name in s.departures.keys where s.departures[name]?.removeValue(forKey: patient) != nil { departures += 1 }
             let tokens = s.tokens.values.filter { $0.patient == patient }.map(\.id)
             for id in tokens { s.tokens[id] = nil }
             s.erased.insert(patient)
-            counts += [ErasedCount(kind: "careTeamMemberships", count: memberships), ErasedCount(kind: "tokenCareTeams", count: 0),
+            counts += [ErasedCount(kind: "careTeamMemberships", count: memberships), ErasedCount(kind: "careTeamDepartures", count: departures),
+                       ErasedCount(kind: "tokenCareTeams", count: 0),
                        ErasedCount(kind: "tokens", count: tokens.count), ErasedCount(kind: "patient", count: 1)]
             for var r in receipt(&counts) {
                 r.id = Int64(s.audit.count + 1)

@@ -74,7 +74,7 @@ struct CareTeamCommand: ParsableCommand {
         @Argument var id: String
         func run() throws {
             let admin = try adminTool(global)
-            try reportingErrors { try admin.removePatient(id, fromCareTeam: name) }
+            try reportingErrors { try admin.removePatient(id, fromCareTeam: name, now: Date()) }
             print("removed patient \(id) from care team \(name)")
         }
     }

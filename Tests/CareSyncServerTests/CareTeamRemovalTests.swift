@@ -80,7 +80,7 @@ import CareSyncTestSupport
     @Test func theReachWatchEndsTheReachTheServerProvedBeforeTheCommandLinesRemoval() async throws {
         try await TestServer.with(.inMemory) { server in
             let (watch, cli) = try await server.reachWatchBesideTheCommandLine()
-            #expect(try cli.access.removePatient("alice", fromCareTeam: "physio"))
+            #expect(try cli.access.removePatient("alice", fromCareTeam: "physio", at: Date()))
             try await server.expectReachEnded(by: watch, noticing: .removal)
         }
     }

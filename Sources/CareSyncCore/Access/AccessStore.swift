@@ -25,11 +25,15 @@ public protocol AccessStore: PersonStore, PersonIdentityStore {
     func createCareTeam(name: String, now: Date) throws
     /// Adds a patient to a team (idempotent); `missing` when either does not exist.
     func addPatient(_ patient: String, toCareTeam name: String) throws
-    /// Takes a patient off a team and counts it in `careTeamLeaves`; false when the patient was not on it, `missing`
-    /// when the team does not exist. Joining again later gives a new, higher join number.
-    func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool
+    /// Takes a patient off a team at `time`, counts it in `careTeamLeaves` and keeps `time` as the patient's departure
+    /// from the team (`careTeamDepartures`); false when the patient was not on it, `missing` when the team does not
+    /// exist. Joining again later gives a new, higher join number.
+    func removePatient(_ patient: String, fromCareTeam name: String, at time: Date) throws -> Bool
     /// How many patients were taken off care teams so far, by any process on the database (`ReachWatch` compares it).
     func careTeamLeaves() throws -> Int64
+    /// The patients ever taken off the team, each with the last time it was (a patient who joined again since is
+    /// still listed); empty for no such team.
+    func careTeamDepartures(_ name: String) throws -> [String: Date]
     /// Every care team with its patients, by name.
     func careTeams() throws -> [CareTeamRecord]
     /// The team's patients with the order in which each joined (increasing, never reused: a patient who joins later

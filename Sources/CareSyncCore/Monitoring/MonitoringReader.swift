@@ -15,13 +15,21 @@ public struct MonitoringReader: Sendable {
     /// Every episode of the patient, oldest first, each with its periods as of `now` in the patient's zone.
     public func episodes(of patient: PatientRecord, devices: [TokenRecord], readable: Set<SampleType>?, now: Date) throws
         -> [(episode: MonitoringEpisode, periods: [MonitoringPeriod])] {
-        let zone = TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")!
+        try periods(of: patient, episodes: try monitoring.episodes(patient: patient.id), devices: devices, readable: readable, now: now)
+    }
+
+    /// `episodes`' periods for the given episode records of the patient.
+    func periods(of patient: PatientRecord, episodes: [MonitoringEpisode], devices: [TokenRecord], readable: Set<SampleType>?,
+                 now: Date) throws -> [(episode: MonitoringEpisode, periods: [MonitoringPeriod])] {
+        let zone = Self.zone(of: patient)
         let today = DeviceDays.day(of: now, in: zone)
-        let episodes = try monitoring.episodes(patient: patient.id)
         guard let earliest = episodes.map(\.startDay).min() else { return [] }
         let days = try daysWithData(patient: patient.id, devices: devices, readable: readable, zone: zone, from: earliest, through: today)
         return episodes.map { ($0, MonitoringPeriods.periods(of: $0, today: today, withData: days)) }
     }
+
+    /// The patient's time zone (UTC when the stored name is unknown).
+    static func zone(of patient: PatientRecord) -> TimeZone { TimeZone(identifier: patient.timeZone) ?? TimeZone(identifier: "UTC")! }
 
     /// The days from `first` through `last` on which a live sample of one of the device sources starts.
     public func daysWithData(patient: String, devices: [TokenRecord], readable: Set<SampleType>?, zone: TimeZone,

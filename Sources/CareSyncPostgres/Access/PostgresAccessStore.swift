@@ -72,7 +72,7 @@ public final class PostgresAccessStore: AccessStore {
 
     /// Also tells every instance's listener at commit, which forgets the reach it proved to the patient and ends the
     /// waits that reach held (`PostgresChangeListener`), whoever took the patient off (an instance or the command line).
-    public func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool {
+    public func removePatient(_ patient: String, fromCareTeam name: String, at time: Date) throws -> Bool {
         try database.write { db in
             guard try db.query("SELECT 1 FROM care_teams WHERE name = $1 FOR KEY SHARE", [.text(name)]).count > 0 else {
                 throw AccessStoreError.missing("care team \(name)")
@@ -80,6 +80,10 @@ public final class PostgresAccessStore: AccessStore {
             guard try db.query("DELETE FROM care_team_patients WHERE care_team = $1 AND patient_id = $2",
                                [.text(name), .text(patient)]).affected > 0 else { return false }
             try db.query("UPDATE care_team_leaves SET last = last + 1")
+            try db.query("""
+                INSERT INTO care_team_departures (care_team, patient_id, left_at) VALUES ($1, $2, $3)
+                ON CONFLICT (care_team, patient_id) DO UPDATE SET left_at = excluded.left_at
+                """, [.text(name), .text(patient), .int64(Self.ms(time))])
             if let storeID = try db.query("SELECT value FROM store_meta WHERE key = 'store_id'").first({ try $0.string(0) }) {
                 try db.query("SELECT pg_notify($1, $2)", [.text(PostgresChangeListener.channel(storeID: storeID)),
                                                           .text(PostgresChangeListener.reachPayload(patient: patient))])
@@ -90,6 +94,14 @@ public final class PostgresAccessStore: AccessStore {
 
     public func careTeamLeaves() throws -> Int64 {
         try database.read { db in try db.query("SELECT last FROM care_team_leaves").first { try $0.int64(0) } ?? 0 }
+    }
+
+    public func careTeamDepartures(_ name: String) throws -> [String: Date] {
+        try database.read { db in
+            let rows = try db.query("SELECT patient_id, left_at FROM care_team_departures WHERE care_team = $1", [.text(name)])
+                .map { (try $0.string(0), Self.date(try $0.int64(1))) }
+            return Dictionary(uniqueKeysWithValues: rows)
+        }
     }
 
     public func careTeamMembers(_ name: String) throws -> [String: Int64]? {

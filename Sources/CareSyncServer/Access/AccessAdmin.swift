@@ -78,10 +78,11 @@ public struct AccessAdmin: Sendable {
         do { try store.addPatient(patient, toCareTeam: name) } catch AccessStoreError.missing(let what) { throw HTTPError.notFound("No such \(what).") }
     }
 
-    /// Takes a patient off a care team; 404 for no such team, or a patient not on it.
-    public func removePatient(_ patient: String, fromCareTeam name: String) throws {
+    /// Takes a patient off a care team at `now` (their departure, kept for the team's worksheet); 404 for no such team,
+    /// or a patient not on it.
+    public func removePatient(_ patient: String, fromCareTeam name: String, now: Date) throws {
         let removed: Bool
-        do { removed = try store.removePatient(patient, fromCareTeam: name) } catch AccessStoreError.missing(let what) {
+        do { removed = try store.removePatient(patient, fromCareTeam: name, at: now) } catch AccessStoreError.missing(let what) {
             throw HTTPError.notFound("No such \(what).")
         }
         guard removed else { throw HTTPError.notFound("Patient \(patient) is not on care team \(name).") }

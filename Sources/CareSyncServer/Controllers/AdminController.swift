@@ -110,8 +110,8 @@ struct AdminController: Sendable {
         try await gate.adminScoped(request, context, action: "admin.careTeam.removePatient",
                                    patient: PathID.auditPatient(context.parameters["patientId"])) { _ in
             let team = try context.parameter("name"), patient = try context.parameter("patientId")
-            let admin = self.admin
-            try await self.calls.blocking { try admin.removePatient(patient, fromCareTeam: team) }
+            let admin = self.admin, now = self.clock.now()
+            try await self.calls.blocking { try admin.removePatient(patient, fromCareTeam: team, now: now) }
             // What this instance proved goes at once (other instances hear it from the store, or look on SQLite).
             self.notifier.reachEnded(patient)
             return try await self.careTeam(team)

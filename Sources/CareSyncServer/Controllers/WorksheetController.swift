@@ -4,7 +4,8 @@ import Foundation
 import HTTPTypes
 
 /// A care team's monthly worksheet: per patient, each 30-day period ending in the month with its days with data, and
-/// the month's review minutes; JSON, or CSV with `Accept: text/csv` (docs/monitoring.md).
+/// the month's review minutes; JSON, or CSV with `Accept: text/csv` (docs/monitoring.md). A patient taken off the team
+/// stays on the sheets of the months through the one they left in, with their figures as they stood when they left.
 struct WorksheetController: Sendable {
     let gate: AccessGate
     let store: any SyncStore
@@ -32,11 +33,16 @@ struct WorksheetController: Sendable {
             let (_, last) = try MonitoringController.month(text, default: first)
             let reader = MonitoringReader(store: store, access: access, monitoring: monitoring), access = self.access, now = clock.now()
             let rows = try await calls.blocking { () throws -> [WorksheetRow]? in
-                guard let team = try access.careTeams().first(where: { $0.name == name }) else { return nil }
-                let devices = TokenRecord.devicesByPatient(try access.tokens()), members = Set(team.patients)
-                return try access.patients().filter { members.contains($0.id) }.map {
-                    try reader.worksheetRow(of: $0, devices: devices[$0.id] ?? [], readable: principal.readable(nil),
-                                            now: now, month: first, through: last)
+                guard let members = try access.careTeamMembers(name) else { return nil }
+                let departures = try access.careTeamDepartures(name), devices = TokenRecord.devicesByPatient(try access.tokens())
+                let readable = principal.readable(nil)
+                return try access.patients().compactMap { patient in
+                    let devices = devices[patient.id] ?? []
+                    if members[patient.id] != nil {
+                        return try reader.worksheetRow(of: patient, devices: devices, readable: readable, now: now, month: first, through: last)
+                    }
+                    guard let left = departures[patient.id] else { return nil }
+                    return try reader.departedWorksheetRow(of: patient, left: left, devices: devices, readable: readable, month: first, through: last)
                 }
             }
             guard let rows else { throw HTTPError.notFound("No such care team.") }
@@ -81,6 +87,7 @@ enum WorksheetWire {
              "endDay": .string(p.endDay.description), "state": .string(p.period.state.rawValue),
              "daysWithData": .integer(Int64(p.period.daysWithData))]
          }),
-         "minutes": ["total": .integer(Int64(row.minutes.total)), "band": .string(row.minutes.band.rawValue)]]
+         "minutes": ["total": .integer(Int64(row.minutes.total)), "band": .string(row.minutes.band.rawValue)],
+         "leftTeamOn": row.leftTeamOn.map { .string($0.description) } ?? .null]
     }
 }

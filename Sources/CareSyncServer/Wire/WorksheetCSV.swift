@@ -5,13 +5,13 @@ import CareSyncCore
 enum WorksheetCSV {
     /// The header row.
     static let header = ["patient", "month", "episode", "period", "period_first_day", "period_end_day", "period_state",
-                         "days_with_data", "month_minutes", "minutes_band"]
+                         "days_with_data", "month_minutes", "minutes_band", "left_team_on"]
 
     /// One line per period ending in the month; a patient with none gets one line with empty period cells.
     static func render(_ rows: [WorksheetRow], month: String) -> String {
         var lines = [line(header)]
         for row in rows {
-            let minutes = [String(row.minutes.total), row.minutes.band.rawValue]
+            let minutes = [String(row.minutes.total), row.minutes.band.rawValue, row.leftTeamOn?.description ?? ""]
             if row.periods.isEmpty { lines.append(line([row.patient, month, "", "", "", "", "", ""] + minutes)) }
             for p in row.periods {
                 lines.append(line([row.patient, month, String(p.episode), String(p.period.number), p.period.first.description,

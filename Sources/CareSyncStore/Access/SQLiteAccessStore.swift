@@ -70,7 +70,7 @@ public final class SQLiteAccessStore: AccessStore {
         }
     }
 
-    public func removePatient(_ patient: String, fromCareTeam name: String) throws -> Bool {
+    public func removePatient(_ patient: String, fromCareTeam name: String, at time: Date) throws -> Bool {
         try database.write { db in
             guard try db.scalarInt64("SELECT 1 FROM care_teams WHERE name = ?", [.text(name)]) != nil else {
                 throw AccessStoreError.missing("care team \(name)")
@@ -78,7 +78,20 @@ public final class SQLiteAccessStore: AccessStore {
             try db.execute("DELETE FROM care_team_patients WHERE care_team = ? AND patient_id = ?", [.text(name), .text(patient)])
             guard db.changes > 0 else { return false }
             try db.execute("UPDATE care_team_leaves SET last = last + 1")
+            try db.execute("""
+                INSERT INTO care_team_departures (care_team, patient_id, left_at) VALUES (?, ?, ?)
+                ON CONFLICT (care_team, patient_id) DO UPDATE SET left_at = excluded.left_at
+                """, [.text(name), .text(patient), .integer(Self.ms(time))])
             return true
+        }
+    }
+
+    public func careTeamDepartures(_ name: String) throws -> [String: Date] {
+        try database.read { db in
+            let rows = try db.fetchAll("SELECT patient_id, left_at FROM care_team_departures WHERE care_team = ?", [.text(name)]) {
+                ($0.string(0), Self.date($0.int64(1)))
+            }
+            return Dictionary(uniqueKeysWithValues: rows)
         }
     }
 

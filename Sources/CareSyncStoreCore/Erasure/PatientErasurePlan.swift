@@ -75,6 +75,7 @@ public struct PatientErasurePlan: Sendable {
             .rows("enrolments", "enrolments", "patient_id", p),
             .rows("deviceSources", "device_sources", "patient_id", p),
             .rows("careTeamMemberships", "care_team_patients", "patient_id", p),
+            .rows("careTeamDepartures", "care_team_departures", "patient_id", p),
             // FHIR bulk exports that read the patient (a Group's too): their records go, so no instance serves their files.
             ErasureStep(kind: "bulkExports", sql: """
                 DELETE FROM bulk_exports WHERE id IN (SELECT export_id FROM bulk_export_patients WHERE patient = \(p(1)))

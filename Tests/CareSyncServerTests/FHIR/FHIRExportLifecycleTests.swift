@@ -82,7 +82,7 @@ import Testing
                                 since: .none, request: "", base: "", directory: directory, created: Date())
             try api.exports.store.insertExport(job.record(.queued, now: Date()), patients: job.patients)
             if removed {
-                try api.admin.removePatient("alice", fromCareTeam: "physio")
+                try api.admin.removePatient("alice", fromCareTeam: "physio", now: Date())
                 api.notifier.reachEnded("alice")
             }
             let run = ExportRun(reader: api.reader, audit: api.gate.audit, access: api.access, records: api.exports.store,

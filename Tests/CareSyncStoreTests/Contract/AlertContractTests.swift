@@ -111,7 +111,7 @@ import Testing
         let b = try s.alerts.apply(Self.raise([Self.silentPhone], patient: "p2", at: Self.t0.addingTimeInterval(10)))
         let members = AlertQuery(careTeam: "physio", membersOnly: true)
         #expect(try s.alerts.alerts(members).map(\.id) == [b[0].alertID, a[0].alertID])
-        #expect(try s.access.removePatient("p1", fromCareTeam: "physio"))
+        #expect(try s.access.removePatient("p1", fromCareTeam: "physio", at: Date()))
         #expect(try s.alerts.alerts(members).map(\.id) == [b[0].alertID])
         #expect(try s.alerts.alerts(AlertQuery(careTeam: "physio")).count == 2, "without membersOnly: every alert of the team")
         #expect(try s.alerts.alerts(AlertQuery(patient: "p1")).map(\.id) == [a[0].alertID])

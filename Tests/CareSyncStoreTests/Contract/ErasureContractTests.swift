@@ -50,14 +50,17 @@ struct ErasureContractTests {
     static func day(_ text: String) -> CalendarDay { CalendarDay(parsing: text)! }
 
     /// Two patients with the same kinds of data: samples (one replaced, one deleted), a report, a keyed write, goals,
-    /// minutes, an episode, a care team, a device token each, and webhook deliveries of both.
+    /// minutes, an episode, a care team and a departure from another, a device token each, and webhook deliveries of both.
     static func populate(_ s: ContractErasureStores.Stores) async throws {
         try s.access.createCareTeam(name: "team", now: now)
+        try s.access.createCareTeam(name: "former", now: now)
         try s.webhooks.createSubscription(WebhookSubscription(id: "wh_0000000000000001", url: "https://clinic.example/h",
             patients: [], careTeams: [], events: [WebhookSubscription.patientChanged], secret: "whsec_x", createdAt: now))
         for (i, patient) in ["erased", "kept"].enumerated() {
             try s.access.createPatient(PatientRecord(id: patient, timeZone: "UTC", createdAt: now))
             try s.access.addPatient(patient, toCareTeam: "team")
+            try s.access.addPatient(patient, toCareTeam: "former")
+            #expect(try s.access.removePatient(patient, fromCareTeam: "former", at: now))
             try s.access.insertToken(TokenRecord(id: "tok-\(patient)", secretHash: Array(repeating: UInt8(i), count: 32), role: .device,
                 patient: patient, careTeams: [], source: "src-\(patient)", readTypes: nil, writeTypes: nil, createdAt: now, expiresAt: nil))
             let samples = (0..<3).map { n in
@@ -103,7 +106,7 @@ struct ErasureContractTests {
         let receipt = try #require(try s.erasure.erase(request))
         // 4 stored (3 + the keyed one) + 1 report walk − 1 replaced − 1 deleted + 1 replacement = 4 live; 2 tombstones.
         let expected = ["samples": 4, "tombstones": 2, "reports": 1, "idempotencyRecords": 1, "monitoringEpisodes": 1,
-                        "reviewMinutes": 2, "goals": 1, "careTeamMemberships": 1, "tokens": 1, "patient": 1]
+                        "reviewMinutes": 2, "goals": 1, "careTeamMemberships": 1, "careTeamDepartures": 1, "tokens": 1, "patient": 1]
         for (kind, count) in expected { #expect(receipt.count(of: kind) == count, "\(kind)") }
         #expect(receipt.count(of: "webhookDeliveries") + receipt.count(of: "webhookOutbox") >= 1)
         #expect(receipt.tokenIDs == ["tok-erased"])
@@ -111,7 +114,8 @@ struct ErasureContractTests {
         // Nothing of the patient is left to read.
         #expect(try s.access.patient(id: "erased") == nil)
         #expect(try s.access.token(id: "tok-erased") == nil)
-        #expect(try s.access.careTeams().first?.patients == ["kept"])
+        #expect(try s.access.careTeams().first { $0.name == "team" }?.patients == ["kept"])
+        #expect(try s.access.careTeamDepartures("former") == ["kept": Self.now], "the other patient's departure stays")
         let feed = try Contract.readAll(s.sync, patient: "erased")
         #expect(feed.samples.isEmpty && feed.deletedObjects.isEmpty)
         #expect(try s.sync.checksums(patient: "erased", at: nil).types.isEmpty)

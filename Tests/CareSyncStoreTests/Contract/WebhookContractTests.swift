@@ -77,7 +77,7 @@ import Testing
         try s.webhooks.createSubscription(subscription("wh_cardio", careTeams: ["cardio"]))
         let before = try change(s, "bob")
         #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 1)
-        #expect(try s.access.removePatient("bob", fromCareTeam: "cardio"))
+        #expect(try s.access.removePatient("bob", fromCareTeam: "cardio", at: Date()))
         _ = try change(s, "bob", value: 2)
         #expect(try s.webhooks.fanOut(limit: 100, maxPending: 100, now: now) == 1)
         try s.access.addPatient("bob", toCareTeam: "cardio")
