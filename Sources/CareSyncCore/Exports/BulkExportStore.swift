@@ -8,6 +8,8 @@ public protocol BulkExportStore: Sendable {
     func insertExport(_ record: BulkExportRecord, patients: [String]) throws
     /// The export `id`, or nil when there is none (never stored, cancelled, erased or swept).
     func export(id: String) throws -> BulkExportRecord?
+    /// The patients the export `id` reads, sorted; empty when there is no such export.
+    func exportPatients(id: String) throws -> [String]
     /// Writes `record`'s phase, progress, outcome, heartbeat and expiry over the stored export of its id; false when it
     /// is gone (cancelled, erased or swept), and nothing is written then.
     func updateExport(_ record: BulkExportRecord) throws -> Bool

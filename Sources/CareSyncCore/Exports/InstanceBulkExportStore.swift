@@ -19,6 +19,8 @@ public final class InstanceBulkExportStore: BulkExportStore {
 
     public func export(id: String) throws -> BulkExportRecord? { exports.withLock { $0[id]?.record } }
 
+    public func exportPatients(id: String) throws -> [String] { exports.withLock { $0[id]?.patients.sorted() ?? [] } }
+
     public func updateExport(_ record: BulkExportRecord) throws -> Bool {
         exports.withLock { all in
             guard var stored = all[record.id] else { return false }

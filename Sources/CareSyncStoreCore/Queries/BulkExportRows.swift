@@ -41,6 +41,11 @@ public enum BulkExportRows<Connection: QueryConnection> {
         }
     }
 
+    /// The patients the export `id` reads, sorted.
+    public static func patients(of id: String, on db: Connection) throws -> [String] {
+        try db.fetch("SELECT patient FROM bulk_export_patients WHERE export_id = \(p(1)) ORDER BY patient", [.text(id)]) { try $0.text(0) }
+    }
+
     /// Writes `record`'s phase, progress, outcome, heartbeat and expiry; false when its export is gone.
     public static func update(_ record: BulkExportRecord, on db: Connection) throws -> Bool {
         try db.runCounting("""

@@ -19,6 +19,10 @@ public final class DatabaseBulkExportStore<Database: QueryDatabase>: BulkExportS
         try database.read { db in try Rows.record(id: id, on: db) }
     }
 
+    public func exportPatients(id: String) throws -> [String] {
+        try database.read { db in try Rows.patients(of: id, on: db) }
+    }
+
     public func updateExport(_ record: BulkExportRecord) throws -> Bool {
         try database.write { db in try Rows.update(record, on: db) }
     }

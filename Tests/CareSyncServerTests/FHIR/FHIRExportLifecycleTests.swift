@@ -100,6 +100,24 @@ import Testing
         }
     }
 
+    /// A finished export's files are served only while the caller reaches every patient it read: a patient taken off the
+    /// caller's care team makes them 404 (its status still answers), and adding the patient again serves them again.
+    @Test func aFinishedExportsFilesAreRefusedOnceAPatientItReadIsTakenOff() async throws {
+        try await TestServer.with(.inMemory) { server in
+            try await FHIREndpointTests.seed(server)
+            let t = server.tokens
+            let download = try await server.export("/fhir/R4/Group/physio/$export", token: t.therapist)
+            let file = TestServer.path(of: try #require(download.manifest["output"]?[0]?["url"]?.stringValue))
+            #expect(try await server.fhir(file, token: t.therapist).status == 200)
+            #expect(try await server.send("DELETE", "/v1/care-teams/physio/patients/alice", token: t.admin).status == 200)
+            let refused = try await server.fhir(file, token: t.therapist)
+            #expect(refused.status == 404 && refused.text.contains("no longer reach"), "\(refused.text)")
+            #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 200)
+            try server.app.api.admin.addPatient("alice", toCareTeam: "physio")
+            #expect(try await server.fhir(file, token: t.therapist).status == 200)
+        }
+    }
+
     @Test func filesExpireAfterTheConfiguredTimeAndTheSweepRemovesThem() async throws {
         let clock = ManualClock(running: true)
         try await TestServer.with(.inMemory, clock: clock.serverClock,

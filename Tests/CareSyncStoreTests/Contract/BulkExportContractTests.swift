@@ -106,9 +106,11 @@ struct BulkExportContractTests {
     func theSweepDeletesExactlyTheExpiredExports(store: ContractBulkExportStore) throws {
         let exports = try store.make()
         let soon = Self.record(1, expiresIn: 10), later = Self.record(2, expiresIn: 20), unfinished = Self.record(3)
-        for r in [soon, later, unfinished] { try exports.insertExport(r, patients: ["alice", "bob"]) }
+        for r in [soon, later, unfinished] { try exports.insertExport(r, patients: ["bob", "alice", "bob"]) }
+        #expect(try exports.exportPatients(id: soon.id) == ["alice", "bob"], "what it reads, once each, sorted")
         #expect(try exports.deleteExpiredExports(at: Self.now.addingTimeInterval(9.99)).isEmpty)
         #expect(try exports.deleteExpiredExports(at: Self.now.addingTimeInterval(10)) == [soon.id])
+        #expect(try exports.exportPatients(id: soon.id) == [] && exports.exportPatients(id: later.id) == ["alice", "bob"])
         #expect(try exports.exportIDs() == [later.id, unfinished.id])
         #expect(try exports.deleteExpiredExports(at: Self.now.addingTimeInterval(10 * 365 * 86_400)) == [later.id])
         #expect(try exports.exportIDs() == [unfinished.id])

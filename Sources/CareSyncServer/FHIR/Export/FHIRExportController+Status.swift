@@ -8,7 +8,7 @@ extension FHIRExportController {
     /// manifest (and `Expires`) when done, the export's error when it failed, 404 when unknown, cancelled, expired or
     /// started by another token.
     func status(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await withJob(request, context, action: "fhir.export.status") { job in
+        try await withJob(request, context, action: "fhir.export.status") { job, _ in
             switch job.phase {
             case .queued:
                 return (progress("queued"), 0)
@@ -29,21 +29,23 @@ extension FHIRExportController {
     /// DELETE /fhir/R4/bulk-export/{id}: cancels a queued or running export, or removes a finished one's files; 202.
     /// Its status and files are 404 from then on.
     func cancel(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await withJob(request, context, action: "fhir.export.cancel") { job in
+        try await withJob(request, context, action: "fhir.export.cancel") { job, _ in
             try await exports.cancel(job)
             let outcome = ExportWire.outcome(severity: "information", code: "informational", "Export cancelled; its files are removed.")
             return (Response.fhir(outcome, status: .accepted), 0)
         }
     }
 
-    /// GET /fhir/R4/bulk-export/{id}/{file}: one NDJSON file of a completed export, streamed from disk.
+    /// GET /fhir/R4/bulk-export/{id}/{file}: one NDJSON file of a completed export, streamed from disk; 404 once the
+    /// caller no longer reaches a patient the export read (taken off the caller's care team since).
     func file(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await withJob(request, context, action: "fhir.export.file") { job in
+        try await withJob(request, context, action: "fhir.export.file") { job, principal in
             let name = context.parameters["fileName"] ?? ""
             let folder = exports.folder(of: job.id)
             guard let result = job.result, let file = (result.output + result.deleted).first(where: { $0.name == name }) else {
                 throw FHIRError.notFound("No such file in this export.")
             }
+            try await requireReach(toEveryPatientOf: job, principal)
             guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else {
                 throw FHIRError(status: .internalServerError, issue: "exception",
                                 diagnostics: "The export's files are not in this server's export.directory (every instance must share it).")
@@ -58,10 +60,10 @@ extension FHIRExportController {
         }
     }
 
-    /// Authenticates, finds the caller's own export (else 404), runs `body` and commits the audit record of `action`
+    /// Authenticates, finds the caller's own export (else 404), runs `body` with it and the caller, and commits the audit record of `action`
     /// (the patient of a Patient export, none for a Group) before the answer leaves.
     func withJob(_ request: Request, _ context: APIContext, action: String,
-                 _ body: (BulkExportRecord) async throws -> (Response, Int)) async throws -> Response {
+                 _ body: (BulkExportRecord, Principal) async throws -> (Response, Int)) async throws -> Response {
         try await fhir.answering {
             let principal = try await fhir.authenticate(request, context)
             let id = context.parameters["exportId"] ?? ""
@@ -70,7 +72,21 @@ extension FHIRExportController {
                 guard let job else {
                     throw FHIRError.notFound("No such export: unknown, cancelled, expired, or started by another token.")
                 }
-                return try await body(job)
+                return try await body(job, principal)
+            }
+        }
+    }
+
+    /// 404 unless the caller still reaches every patient `job` read: its files hold a patient's data only as long as the
+    /// reach that read it lasts (the proven reach, else one read a patient).
+    func requireReach(toEveryPatientOf job: BulkExportRecord, _ principal: Principal) async throws {
+        let store = exports.store, id = job.id, authenticator = fhir.authenticator
+        let patients = try await fhir.blocking { try store.exportPatients(id: id) }
+        for patient in patients where !authenticator.isKnownInReach(principal, patient: patient) {
+            do {
+                try await fhir.blocking { try authenticator.requireReach(principal, patient: patient) }
+            } catch let error as HTTPError where error.status == .notFound {
+                throw FHIRError.notFound("This export read a patient you no longer reach; its files are not served. Start a new export.")
             }
         }
     }
