@@ -60,8 +60,8 @@ extension FHIRExportController {
         }
     }
 
-    /// Authenticates, finds the caller's own export (else 404), runs `body` with it and the caller, and commits the audit record of `action`
-    /// (the patient of a Patient export, none for a Group) before the answer leaves.
+    /// Authenticates, finds the caller's own export (else 404), runs `body` with it and the caller, and commits the audit
+    /// record of `action` (the patient of a Patient export, none for a Group) before the answer leaves.
     func withJob(_ request: Request, _ context: APIContext, action: String,
                  _ body: (BulkExportRecord, Principal) async throws -> (Response, Int)) async throws -> Response {
         try await fhir.answering {
