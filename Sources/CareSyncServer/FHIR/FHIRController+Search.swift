@@ -20,10 +20,7 @@ extension FHIRController {
             let scope = AuditScope(principal: principal, patient: query.patient, action: "fhir.observations.search")
             return try await audited(scope) {
                 let base = try FHIRBaseURL.of(request, configured: publicURL)
-                let authenticator = self.authenticator
-                if !authenticator.isKnownInReach(principal, patient: query.patient) {
-                    try await blocking { try authenticator.requireReach(principal, patient: query.patient) }
-                }
+                try await requireReach(principal, patient: query.patient)
                 if query.asksForDailyTotals { return try await searchDailyTotals(parsed, principal: principal, base: base) }
                 let types = principal.readable(query.types)
                 let (page, total, times) = try await collect(query, types: types)

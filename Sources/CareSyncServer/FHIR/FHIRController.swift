@@ -81,6 +81,13 @@ struct FHIRController: Sendable {
         return reply
     }
 
+    /// 404 unless `principal` reaches `patient`: the proven reach, else one read on this controller's executor.
+    func requireReach(_ principal: Principal, patient: String) async throws {
+        let authenticator = self.authenticator
+        guard !authenticator.isKnownInReach(principal, patient: patient) else { return }
+        try await blocking { try authenticator.requireReach(principal, patient: patient) }
+    }
+
     /// Runs blocking store work off the cooperative pool; store errors become API errors.
     func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         do {

@@ -80,11 +80,11 @@ extension FHIRExportController {
     /// 404 unless the caller still reaches every patient `job` read: its files hold a patient's data only as long as the
     /// reach that read it lasts (the proven reach, else one read a patient).
     func requireReach(toEveryPatientOf job: BulkExportRecord, _ principal: Principal) async throws {
-        let store = exports.store, id = job.id, authenticator = fhir.authenticator
+        let store = exports.store, id = job.id
         let patients = try await fhir.blocking { try store.exportPatients(id: id) }
-        for patient in patients where !authenticator.isKnownInReach(principal, patient: patient) {
+        for patient in patients {
             do {
-                try await fhir.blocking { try authenticator.requireReach(principal, patient: patient) }
+                try await fhir.requireReach(principal, patient: patient)
             } catch let error as HTTPError where error.status == .notFound {
                 throw FHIRError.notFound("This export read a patient you no longer reach; its files are not served. Start a new export.")
             }

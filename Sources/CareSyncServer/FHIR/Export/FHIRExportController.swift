@@ -37,10 +37,7 @@ struct FHIRExportController: Sendable {
             let scope = AuditScope(principal: principal, patient: valid ? patient : PathID.auditPatient(patient), action: "fhir.export.start")
             return try await fhir.audited(scope) {
                 guard valid else { throw FHIRError.notFound("No such patient.") }
-                let authenticator = fhir.authenticator
-                if !authenticator.isKnownInReach(principal, patient: patient) {
-                    try await fhir.blocking { try authenticator.requireReach(principal, patient: patient) }
-                }
+                try await fhir.requireReach(principal, patient: patient)
                 return (try await kickOff(request, principal, patients: [patient], auditPatient: patient), 0)
             }
         }
