@@ -8,7 +8,8 @@
 #                                      # whose own cost per connection can be what the figure measures; streams skipped
 #   LONGPOLL_KEEPALIVE=1 CLIENT=c bench/api/live.sh 10000  # each poll keeps its connection after its answer (a device agent)
 #   PERF_OUT=FILE CLIENT=c bench/api/live.sh 10000   # also records the server with `perf record -g` over the wake
-#                                      # (PERF_FREQ samples a second, default 999); CLIENT=c also prints the server's
+#                                      # (PERF_FREQ samples a second, default 999; PERF_CALLGRAPH=dwarf unwinds Swift frames
+#                                      # frame pointers miss); CLIENT=c also prints the server's
 #                                      # CPU over the commit and the wake
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,7 +46,7 @@ if [ "${CLIENT:-python}" = c ]; then
   client=$!
   until grep -q parked "$work/longpoll.out" 2>/dev/null; do sleep 0.1; done
   before=$(ticks)
-  if [ -n "${PERF_OUT:-}" ]; then perf record -F "${PERF_FREQ:-999}" -g -o "$PERF_OUT" $([ -n "${PERF_ALL:-}" ] && echo -a || echo -p "$pid") >/dev/null 2>&1 & perf_pid=$!; fi
+  if [ -n "${PERF_OUT:-}" ]; then perf record -F "${PERF_FREQ:-999}" --call-graph "${PERF_CALLGRAPH:-fp}" -o "$PERF_OUT" $([ -n "${PERF_ALL:-}" ] && echo -a || echo -p "$pid") >/dev/null 2>&1 & perf_pid=$!; fi
   read -r -t 150 _ <&3 || true
   after=$(ticks)
   if [ -n "${PERF_OUT:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
