@@ -100,8 +100,8 @@ import Testing
         }
     }
 
-    /// A finished export's files are served only while the caller reaches every patient it read: a patient taken off the
-    /// caller's care team makes them 404 (its status still answers), and adding the patient again serves them again.
+    /// A finished export's manifest and files are served only while the caller reaches every patient it read: a patient
+    /// taken off the caller's care team makes both 404, and adding the patient again serves them again.
     @Test func aFinishedExportsFilesAreRefusedOnceAPatientItReadIsTakenOff() async throws {
         try await TestServer.with(.inMemory) { server in
             try await FHIREndpointTests.seed(server)
@@ -112,8 +112,10 @@ import Testing
             #expect(try await server.send("DELETE", "/v1/care-teams/physio/patients/alice", token: t.admin).status == 200)
             let refused = try await server.fhir(file, token: t.therapist)
             #expect(refused.status == 404 && refused.text.contains("no longer reach"), "\(refused.text)")
-            #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 200)
+            let status = try await server.fhir(download.statusPath, token: t.therapist)
+            #expect(status.status == 404 && status.text.contains("no longer reach") && !status.text.contains(file), "\(status.text)")
             try server.app.api.admin.addPatient("alice", toCareTeam: "physio")
+            #expect(try await server.fhir(download.statusPath, token: t.therapist).status == 200)
             #expect(try await server.fhir(file, token: t.therapist).status == 200)
         }
     }

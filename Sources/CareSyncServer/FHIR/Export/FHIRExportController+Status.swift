@@ -6,9 +6,9 @@ import HTTPTypes
 extension FHIRExportController {
     /// GET /fhir/R4/bulk-export/{id}: 202 with `X-Progress` and `Retry-After` while queued or running, 200 with the
     /// manifest (and `Expires`) when done, the export's error when it failed, 404 when unknown, cancelled, expired or
-    /// started by another token.
+    /// started by another token, and a finished export's manifest 404 while the caller no longer reaches a patient it read.
     func status(_ request: Request, _ context: APIContext) async throws -> Response {
-        try await withJob(request, context, action: "fhir.export.status") { job, _ in
+        try await withJob(request, context, action: "fhir.export.status") { job, principal in
             switch job.phase {
             case .queued:
                 return (progress("queued"), 0)
@@ -16,6 +16,7 @@ extension FHIRExportController {
                 return (progress("patient \(min(job.patientsDone + 1, job.patientCount)) of \(job.patientCount), \(job.resources) items written"), 0)
             case .completed:
                 guard let result = job.result else { throw Self.unreadable }
+                try await requireReach(toEveryPatientOf: job, principal)
                 let manifest = ExportWire.manifest(job, result)
                 let headers: HTTPFields = [.contentType: "application/json", .expires: Self.httpDate(result.expiresAt)]
                 return (Response(status: .ok, headers: headers, body: .bytes(manifest.serialized())),
@@ -77,8 +78,8 @@ extension FHIRExportController {
         }
     }
 
-    /// 404 unless the caller still reaches every patient `job` read: its files hold a patient's data only as long as the
-    /// reach that read it lasts (the proven reach, else one read a patient).
+    /// 404 unless the caller still reaches every patient `job` read: its manifest (counts a type) and files hold a
+    /// patient's data only as long as the reach that read it lasts (the proven reach, else one read a patient).
     func requireReach(toEveryPatientOf job: BulkExportRecord, _ principal: Principal) async throws {
         let store = exports.store, id = job.id
         let patients = try await fhir.blocking { try store.exportPatients(id: id) }
@@ -86,7 +87,7 @@ extension FHIRExportController {
             do {
                 try await fhir.requireReach(principal, patient: patient)
             } catch let error as HTTPError where error.status == .notFound {
-                throw FHIRError.notFound("This export read a patient you no longer reach; its files are not served. Start a new export.")
+                throw FHIRError.notFound("This export read a patient you no longer reach; its manifest and files are not served. Start a new export.")
             }
         }
     }
