@@ -92,5 +92,22 @@ import Testing
         #expect(!head.contains("999"))
         #expect(head.contains("Connection: close\r\n"))
         #expect(!head.contains("keep-alive"))
+        for name in ["Date", "Keep-Alive", "Transfer-Encoding", "TRANSFER-ENCODING", "content-length", "Connection"] {
+            #expect(ResponseEncoder.isOwned(HTTPField.Name(name)!), "\(name)")
+        }
+        for name in ["Dates", "Content-Type", "Content-Location", "Connections", "X-Request-ID", "Vary"] {
+            #expect(!ResponseEncoder.isOwned(HTTPField.Name(name)!), "\(name)")
+        }
+    }
+
+    @Test func theRequestIDIsWrittenAfterTheApplicationsFieldsUnlessTheyNameOne() {
+        let added = String(decoding: ResponseEncoder.head(
+            status: .ok, headers: [.contentType: "text/plain"], requestID: "r-1", framing: .length(0), close: false,
+            http10KeepAlive: false), as: UTF8.self)
+        #expect(added.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Request-ID: r-1\r\nDate: "), "\(added)")
+        let own = String(decoding: ResponseEncoder.head(
+            status: .ok, headers: [HTTPField.Name("x-request-id")!: "mine"], requestID: "r-2", framing: .length(0),
+            close: false, http10KeepAlive: false), as: UTF8.self)
+        #expect(own.contains("x-request-id: mine\r\n") && !own.contains("r-2"), "\(own)")
     }
 }

@@ -54,6 +54,25 @@ import Testing
         #expect(await Self.client().send(.post, "/v1/patients/p/samples").text == "samples")
     }
 
+    /// A path of literals found by its own lookup still follows the rules the segment match follows.
+    @Test func aPathOfLiteralsGoesToItsRouteInItsMethodOnly() async {
+        var router = Router()
+        router.get("/v1/patients/export") { _, context in .text("literal \(context.matchedRoute.pattern ?? "")") }
+        router.post("/v1/patients/{patientId}") { _, context in .text("parameter \(try context.parameters.require("patientId"))") }
+        router.get("/v1/patients/{patientId}") { _, _ in .text("parameter get") }
+        let client = InMemoryClient(responder: router, logger: TestServer.quietLogger)
+        #expect(await client.send(.get, "/v1/patients/export").text == "literal /v1/patients/export")
+        #expect(await client.send(.post, "/v1/patients/export").text == "parameter export")
+        #expect(await client.send(.get, "/v1/patients/export?x=1").text == "literal /v1/patients/export")
+        let head = await client.send(.head, "/v1/patients/export")
+        #expect(head.status == .ok && head.body.isEmpty)
+        #expect(await client.send(.get, "/v1/patients/other").text == "parameter get")
+        let put = await client.send(.put, "/v1/patients/export")
+        #expect(put.status == .methodNotAllowed && put.headers[.allow] == "GET, POST, HEAD", "\(put.headers)")
+        #expect(router.pattern(for: RequestHead(method: .get, target: "/v1/patients/export")) == "/v1/patients/export")
+        #expect(router.pattern(for: RequestHead(method: .post, target: "/v1/patients/export")) == "/v1/patients/{patientId}")
+    }
+
     @Test func queryKeepsPlusAndDecodesPercent() async {
         #expect(await Self.client().send(.get, "/query?from=2020-06-18T09:30:00+02:00").text == "2020-06-18T09:30:00+02:00")
         #expect(await Self.client().send(.get, "/query?x=1&from=a%20b").text == "a b")

@@ -15,24 +15,44 @@ enum ResponseEncoder {
         case none
     }
 
-    /// Fields the application may not set; the server writes its own.
-    private static let owned: Set<String> = ["content-length", "transfer-encoding", "connection", "date", "keep-alive"]
+    /// Whether the server writes the field itself, so the application's is left out (`Content-Length`,
+    /// `Transfer-Encoding`, `Connection`, `Date`, `Keep-Alive`); told by length first, without hashing.
+    static func isOwned(_ name: HTTPField.Name) -> Bool {
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 4: return canonical == "date"
+        case 10: return canonical == "connection" || canonical == "keep-alive"
+        case 14: return canonical == "content-length"
+        case 17: return canonical == "transfer-encoding"
+        default: return false
+        }
+    }
 
-    /// The head bytes for a response.
+    /// The head bytes for a response, with room for `bodyCapacity` more bytes (the body appended after it). A
+    /// `requestID` is written as `X-Request-ID` after the application's fields unless they carry one.
     static func head(
-        status: HTTPResponse.Status, headers: HTTPFields, framing: Framing, close: Bool, http10KeepAlive: Bool
+        status: HTTPResponse.Status, headers: HTTPFields, requestID: String? = nil, framing: Framing, close: Bool,
+        http10KeepAlive: Bool, bodyCapacity: Int = 0
     ) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(160 + headers.count * 40)
+        out.reserveCapacity(160 + headers.count * 40 + bodyCapacity)
         out += "HTTP/1.1 ".utf8
         out += String(status.code).utf8
         out.append(32)
         out += (status.reasonPhrase.isEmpty ? reason(for: status.code) : status.reasonPhrase).utf8
         out += "\r\n".utf8
-        for field in headers where !owned.contains(field.name.canonicalName) {
+        var namesRequest = false
+        for field in headers {
+            if field.name == RequestHead.requestIDField { namesRequest = true }
+            guard !isOwned(field.name) else { continue }
             out += field.name.rawName.utf8
             out += ": ".utf8
             out += field.value.utf8
+            out += "\r\n".utf8
+        }
+        if let requestID, !namesRequest {
+            out += "X-Request-ID: ".utf8
+            out += requestID.utf8
             out += "\r\n".utf8
         }
         out += "Date: ".utf8

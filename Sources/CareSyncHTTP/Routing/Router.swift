@@ -25,6 +25,9 @@ public struct Router: HTTPResponder {
     /// The routes by their number of segments, each list in the order the routes were added: a request is
     /// matched against the routes of its own length only (no copy of every route per request).
     private var routesByLength: [[Route]] = []
+    /// The routes without parameters by their pattern, in the order added: a request whose path is one of them, in a
+    /// method one of them has, goes there without the segment match (a route of literals beats any other).
+    private var literalRoutes: [String: [Route]] = [:]
 
     /// Creates an empty router.
     public init() {}
@@ -39,7 +42,9 @@ public struct Router: HTTPResponder {
         }
         let score = segments.map { if case .literal = $0 { true } else { false } }
         while routesByLength.count <= segments.count { routesByLength.append([]) }
-        routesByLength[segments.count].append(Route(pattern: pattern, method: method, segments: segments, handler: handler, score: score))
+        let route = Route(pattern: pattern, method: method, segments: segments, handler: handler, score: score)
+        routesByLength[segments.count].append(route)
+        if !score.contains(false) { literalRoutes[pattern, default: []].append(route) }
     }
 
     /// Adds a GET route.
@@ -56,6 +61,10 @@ public struct Router: HTTPResponder {
     /// Finds the route for the request and calls its handler with the path parameters in the context; notes the
     /// route's pattern in `context.matchedRoute`.
     public func respond(to request: Request, context: RequestContext) async throws -> Response {
+        if let literal = literalRoute(for: request.head) {
+            context.matchedRoute.pattern = literal.pattern
+            return try await literal.handler(request, context)
+        }
         let parts = PathSegments.of(request.head.path[...])
         let chosen = try choose(request.head, parts: parts)
         context.matchedRoute.pattern = chosen.pattern
@@ -72,7 +81,14 @@ public struct Router: HTTPResponder {
 
     /// The pattern of the route a request with `head` would be handed to; nil when none would (404 or 405).
     public func pattern(for head: RequestHead) -> String? {
-        try? choose(head, parts: PathSegments.of(head.path[...])).pattern
+        if let literal = literalRoute(for: head) { return literal.pattern }
+        return try? choose(head, parts: PathSegments.of(head.path[...])).pattern
+    }
+
+    /// The first route of literals whose pattern is `head`'s path, in `head`'s own method: what `choose` would pick,
+    /// found by one lookup. nil otherwise (HEAD answered by GET, parameters, 404 and 405 go through `choose`).
+    private func literalRoute(for head: RequestHead) -> Route? {
+        literalRoutes[head.path]?.first { $0.method == head.method }
     }
 
     /// The most specific route for `head` whose path is `parts`; 404 when no route has the path, 405 when none

@@ -23,8 +23,8 @@ enum ResponsePreparer {
         let http10 = head.version.minor == 0
         let noBody = ResponseEncoder.forbidsBody(response.status.code)
         var headers = response.headers
-        // Every answer names its request, so a client can quote the id the server logged it under.
-        if headers[RequestHead.requestIDField] == nil { headers[RequestHead.requestIDField] = head.id }
+        // Every answer names its request, so a client can quote the id the server logged it under: the encoder adds
+        // `X-Request-ID` unless the response carries one.
         switch response.body {
         case .bytes(var body):
             if noBody { body = [] }
@@ -36,15 +36,16 @@ enum ResponsePreparer {
                 headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
             }
             var bytes = ResponseEncoder.head(
-                status: response.status, headers: headers, framing: noBody ? .none : .length(body.count),
-                close: close, http10KeepAlive: http10 && !close)
+                status: response.status, headers: headers, requestID: head.id, framing: noBody ? .none : .length(body.count),
+                close: close, http10KeepAlive: http10 && !close, bodyCapacity: isHead ? 0 : body.count)
             if !isHead { bytes += body }
             return PreparedResponse(bytes: bytes, stream: nil, chunked: false, close: close, status: response.status.code)
         case .stream(let stream):
             let closeAfter = close || http10
             let framing: ResponseEncoder.Framing = noBody ? .none : (http10 ? .untilClose : .chunked)
             let bytes = ResponseEncoder.head(
-                status: response.status, headers: headers, framing: framing, close: closeAfter, http10KeepAlive: false)
+                status: response.status, headers: headers, requestID: head.id, framing: framing, close: closeAfter,
+                http10KeepAlive: false)
             return PreparedResponse(
                 bytes: bytes, stream: (isHead || noBody) ? nil : stream, chunked: !http10, close: closeAfter,
                 status: response.status.code)

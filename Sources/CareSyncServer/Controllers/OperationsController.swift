@@ -24,8 +24,8 @@ struct OperationsController: Sendable {
     /// GET /healthz: the process is up.
     func healthz(_ request: Request, _ context: APIContext) async throws -> Response { Self.healthy }
 
-    /// The answer of every `GET /healthz`, serialized once.
-    static let healthy = Response.json(["status": "ok"] as JSONValue)
+    /// The answer of every `GET /healthz`, serialized once, with the `Cache-Control` every API answer carries.
+    static let healthy = Response.json(["status": "ok"] as JSONValue, headers: [.cacheControl: CareSyncAPI.noStore.value])
 
     /// GET /readyz: the store is open and migrated, its database reachable and writable.
     func readyz(_ request: Request, _ context: APIContext) async throws -> Response {

@@ -32,7 +32,7 @@ extension CareSyncAPI {
                 do {
                     var response = try await handler(request, APIContext(context))
                     // API answers are per caller and change with every write: no cache may keep them.
-                    if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+                    if !response.headers.contains(.cacheControl) { response.headers.append(Self.noStore) }
                     recorder.record(status: response.status.code, duration: ContinuousClock.now - started)
                     return response
                 } catch {
@@ -45,6 +45,9 @@ extension CareSyncAPI {
         }
         return router
     }
+
+    /// `Cache-Control: no-store`, which every API answer carries unless it names its own.
+    static let noStore = HTTPField(name: .cacheControl, value: "no-store")
 
     /// `error` as the API answers it (`HTTPError.api`); a store that is unavailable is logged here, since
     /// its 503 is not logged as a failure.
