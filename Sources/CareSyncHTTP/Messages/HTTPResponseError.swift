@@ -9,6 +9,7 @@ public protocol HTTPResponseError: Error {
 /// Turns any thrown error into the response the client sees.
 public enum ErrorRenderer {
     /// An `HTTPResponseError` renders itself; anything else is logged at error level and becomes a 500 `internal`.
+    @inline(never)
     public static func response(for error: any Error, requestID: String, logger: Logger) -> Response {
         if let known = error as? any HTTPResponseError {
             return known.response()

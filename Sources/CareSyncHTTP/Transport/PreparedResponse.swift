@@ -17,6 +17,7 @@ struct PreparedResponse: Sendable {
 /// Applies the server's response rules: gzip, framing, HEAD, `Connection`.
 enum ResponsePreparer {
     /// Prepares `response` to `head`; runs off the I/O queue (gzip can take a while).
+    @inline(never)
     static func prepare(_ response: Response, for head: RequestHead, core: ServerCore, close: Bool) -> PreparedResponse {
         let configuration = core.configuration
         let isHead = head.method == .head

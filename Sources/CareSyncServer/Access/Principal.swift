@@ -6,11 +6,14 @@ import CareSyncCore
 /// (`init(person:session:)`), so every check after authentication is the one bearer tokens pass.
 public struct Principal: Sendable, Hashable {
     /// The token's stored record (for a session: the one `init(person:session:)` derives from the person).
-    public var token: TokenRecord
+    public var token: TokenRecord { records.token }
     /// The person, when the caller came with a session cookie.
-    public var person: PersonRecord?
+    public var person: PersonRecord? { records.person }
     /// The session, when the caller came with a session cookie.
-    public var session: SessionRecord?
+    public var session: SessionRecord? { records.session }
+    /// The records, held once: a request's async frames keep several copies of its caller, each one pointer this way
+    /// (a parked long poll holds its frames until it is answered).
+    private let records: Records
     /// The token id, for audit and logs.
     public var tokenID: String { token.id }
     /// The role.
@@ -19,16 +22,38 @@ public struct Principal: Sendable, Hashable {
     public var source: String { token.source }
 
     /// The caller holding `token`.
-    public init(token: TokenRecord) { self.token = token }
+    public init(token: TokenRecord) { records = Records(token: token, person: nil, session: nil) }
 
     /// The caller signed in as `person` with `session`: the reach and role of a token of the person's role and care
     /// teams, every type readable and writable, `p:<person id>` in audit records and `person.<id>` as source.
     public init(person: PersonRecord, session: SessionRecord) {
-        self.token = TokenRecord(id: Self.personTokenID(person.id), secretHash: [], role: person.role, patient: nil,
-                                 careTeams: person.careTeams, source: "person.\(person.id)", readTypes: nil, writeTypes: nil,
-                                 createdAt: person.createdAt, expiresAt: nil)
-        self.person = person
-        self.session = session
+        let token = TokenRecord(id: Self.personTokenID(person.id), secretHash: [], role: person.role, patient: nil,
+                                careTeams: person.careTeams, source: "person.\(person.id)", readTypes: nil, writeTypes: nil,
+                                createdAt: person.createdAt, expiresAt: nil)
+        records = Records(token: token, person: person, session: session)
+    }
+
+    /// The caller's records, never changed once made.
+    private final class Records: Sendable {
+        let token: TokenRecord
+        let person: PersonRecord?
+        let session: SessionRecord?
+
+        init(token: TokenRecord, person: PersonRecord?, session: SessionRecord?) {
+            self.token = token; self.person = person; self.session = session
+        }
+    }
+
+    /// Equal when their records are.
+    public static func == (a: Principal, b: Principal) -> Bool {
+        a.records === b.records || (a.token == b.token && a.person == b.person && a.session == b.session)
+    }
+
+    /// Hashes the records.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(token)
+        hasher.combine(person)
+        hasher.combine(session)
     }
 
     /// How audit records, logs and budgets name a person: `p:` and their id (never a session's id or secret).

@@ -8,6 +8,8 @@ extension FeedController {
     /// Everything that can refuse (reach, parameters, 400/410 anchors, the parked limit, the audit record)
     /// happens before the stream starts, as a normal problem answer; one audit record counts the first event's items,
     /// and each later `changes` event leaves its own (`EventStream`).
+    /// Out of line: inlined into `getChanges`, its frame would be every long poll's.
+    @inline(never)
     func streamChanges(_ request: Request, _ context: APIContext) async throws -> Response {
         try await gate.patientScoped(request, context, action: "changes.stream") { principal, patient in
             var feed = try self.reader.feedParameters(request, patient: patient)

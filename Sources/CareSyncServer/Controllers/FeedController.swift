@@ -36,11 +36,7 @@ struct FeedController: Sendable {
             let record = scope.record(count: count, status: 200, time: self.clock.now())
             let body: [UInt8]
             if count > Self.inlineEncodingLimit {
-                let anchor = self.reader.anchors.encode(page.anchor)
-                // The audit record commits while the page is written; the answer leaves after both.
-                async let encoded = FeedWriter.page(page, anchor: anchor, unit: feed.unit)
-                try await self.audit.commit(record)
-                body = await encoded
+                body = try await self.encodeWhileCommitting(record, page: page, unit: feed.unit)
             } else {
                 if count == 0, let given {
                     body = FeedWriter.page(page, anchor: given, unit: feed.unit)
@@ -56,6 +52,16 @@ struct FeedController: Sendable {
             scope.markStored()
             return (Response.json(body), count)
         }
+    }
+
+    /// `page` written while `record` commits; the answer leaves after both. Out of line, so the child task's room is
+    /// in the frames of the large pages that use it, not of every poll.
+    @inline(never)
+    private func encodeWhileCommitting(_ record: AuditRecord, page: ChangeSet, unit: HealthUnit?) async throws -> [UInt8] {
+        let anchor = reader.anchors.encode(page.anchor)
+        async let encoded = FeedWriter.page(page, anchor: anchor, unit: unit)
+        try await audit.commit(record)
+        return await encoded
     }
 
     /// The most items a page may hold to be written on the request's own task rather than beside its audit commit.

@@ -30,6 +30,7 @@ public struct RequestLogMiddleware: HTTPMiddleware {
     }
 
     /// Writes the line of a request with `head` answered `response`; `route` nil is `other`.
+    @inline(never)
     func log(_ head: RequestHead, requestBytes: Int, response: Response, started: ContinuousClock.Instant,
              route: String?, context: RequestContext) {
         let (seconds, attoseconds) = (ContinuousClock.now - started).components

@@ -30,16 +30,9 @@ extension CareSyncAPI {
             router.on(route.method, route.pattern) { request, context in
                 let started = ContinuousClock.now
                 do {
-                    var response = try await handler(request, APIContext(context))
-                    // API answers are per caller and change with every write: no cache may keep them.
-                    if !response.headers.contains(.cacheControl) { response.headers.append(Self.noStore) }
-                    recorder.record(status: response.status.code, duration: ContinuousClock.now - started)
-                    return response
+                    return Self.answered(try await handler(request, APIContext(context)), recorder: recorder, started: started)
                 } catch {
-                    let error = self.answer(error)
-                    let status = (error as? HTTPError)?.status.code ?? 500
-                    recorder.record(status: status, duration: ContinuousClock.now - started)
-                    throw error
+                    throw self.failed(error, recorder: recorder, started: started)
                 }
             }
         }
@@ -48,6 +41,24 @@ extension CareSyncAPI {
 
     /// `Cache-Control: no-store`, which every API answer carries unless it names its own.
     static let noStore = HTTPField(name: .cacheControl, value: "no-store")
+
+    /// `response` kept out of every cache (API answers are per caller and change with every write), timed by its route.
+    /// Out of line, as `failed` is: work inlined into an async function takes room in every request task's frames.
+    @inline(never)
+    static func answered(_ response: Response, recorder: RouteRequestMetrics, started: ContinuousClock.Instant) -> Response {
+        var response = response
+        if !response.headers.contains(.cacheControl) { response.headers.append(noStore) }
+        recorder.record(status: response.status.code, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    /// A handler's `error` as the API answers it (`answer`), timed by its route.
+    @inline(never)
+    func failed(_ error: any Error, recorder: RouteRequestMetrics, started: ContinuousClock.Instant) -> any Error {
+        let error = answer(error)
+        recorder.record(status: (error as? HTTPError)?.status.code ?? 500, duration: ContinuousClock.now - started)
+        return error
+    }
 
     /// `error` as the API answers it (`HTTPError.api`); a store that is unavailable is logged here, since
     /// its 503 is not logged as a failure.
