@@ -43,10 +43,10 @@ extension CareSyncAPI {
     static let noStore = HTTPField(name: .cacheControl, value: "no-store")
 
     /// `response` kept out of every cache (API answers are per caller and change with every write), timed by its route.
-    /// Out of line, as `failed` is: work inlined into an async function takes room in every request task's frames.
+    /// Out of line, as `failed` is: work inlined into an async function takes room in every request task's frames. It
+    /// takes the response (`consuming`), so adding the header copies no field storage.
     @inline(never)
-    static func answered(_ response: Response, recorder: RouteRequestMetrics, started: ContinuousClock.Instant) -> Response {
-        var response = response
+    static func answered(_ response: consuming Response, recorder: RouteRequestMetrics, started: ContinuousClock.Instant) -> Response {
         if !response.headers.contains(.cacheControl) { response.headers.append(noStore) }
         recorder.record(status: response.status.code, duration: ContinuousClock.now - started)
         return response
