@@ -16,8 +16,8 @@ case "$what" in import|mirror) ;; *) sed -n '2,10p' "$0"; exit 2 ;; esac
 [ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time, Debian package time)"; exit 2; }
 
 if [ -z "${SERVER_BIN:-}" ]; then
-  swift build -c release --product caresync >/dev/null
-  SERVER_BIN="$(swift build -c release --show-bin-path)/caresync"
+  source bench/lib/release-build.sh
+  SERVER_BIN="$(release_build caresync)"
 fi
 if [ -z "${AGENT_BIN:-}" ]; then
   swift build -c release --package-path Clients/Swift --product caresync-agent >/dev/null

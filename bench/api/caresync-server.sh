@@ -5,12 +5,12 @@
 #   caresync_serve [NAME] starts `caresync serve --port 0` on the environment's database (CARESYNC_DATABASE_URL
 #                         when set: PostgreSQL), sets $pid and $url once it listens; call it again for another instance
 #   caresync_stop         stops every instance started so far
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/release-build.sh"
 caresync_prepare() {
   if [ -n "${BENCH_BIN:-}" ]; then
     bin="$BENCH_BIN"
   else
-    swift build -c release --product caresync >/dev/null
-    bin="$(swift build -c release --show-bin-path)/caresync"
+    bin="$(release_build caresync)"
   fi
   work="$(mktemp -d)"
   pid=""

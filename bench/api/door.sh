@@ -33,8 +33,8 @@ for tool in wrk nginx; do
   command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light; break; }
 done
 if [ -z "${BENCH_BINS:-}" ]; then
-  swift build -c release --product caresync >/dev/null
-  BENCH_BINS="caresync=$(swift build -c release --show-bin-path)/caresync"
+  source bench/lib/release-build.sh
+  BENCH_BINS="caresync=$(release_build caresync)"
 fi
 
 nginx_port=18491

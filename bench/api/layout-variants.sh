@@ -8,6 +8,7 @@
 # Prints the BENCH_BINS entries for bench/api/wake-compare.sh and bench/api/door.sh. Do not run it while benchmarks run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/lib/release-build.sh
 name="${1:?usage: bench/api/layout-variants.sh NAME}"
 variants="${VARIANTS:-2}"
 pad=Sources/CareSyncHTTP/LayoutVariantPad.swift
@@ -24,10 +25,9 @@ for ((k = 0; k < variants; k++)); do
       echo "}"
     } > "$pad"
   fi
-  swift build -c release --product caresync >/dev/null
-  cp "$(swift build -c release --show-bin-path)/caresync" "/tmp/caresync-$name-l$k"
+  cp "$(release_build caresync)" "/tmp/caresync-$name-l$k"
   entries+=("$name$k=/tmp/caresync-$name-l$k")
 done
 rm -f "$pad"
-swift build -c release --product caresync >/dev/null  # the tree's own build again, where the next build expects it
+release_build caresync >/dev/null  # the tree's own build again, where the next build expects it
 echo "${entries[*]}"

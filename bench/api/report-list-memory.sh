@@ -7,8 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
-swift build -c "${CONFIGURATION:-release}" --product caresync >/dev/null
-bin="$(swift build -c "${CONFIGURATION:-release}" --show-bin-path)/caresync"
+source bench/lib/release-build.sh
+if [ "${CONFIGURATION:-release}" = release ]; then bin="$(release_build caresync)"; else
+  swift build -c "$CONFIGURATION" --product caresync >/dev/null
+  bin="$(swift build -c "$CONFIGURATION" --show-bin-path)/caresync"
+fi
 ci_workdir
 export CARESYNC_LOG_LEVEL=warning
 "$bin" patient create alice --time-zone UTC >/dev/null

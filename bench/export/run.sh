@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
 samples="${1:-1000000}"
-swift build -c release --product caresync
-bin="$(swift build -c release --show-bin-path)/caresync"
+source bench/lib/release-build.sh
+bin="$(release_build caresync)"
 ci_workdir
 export CARESYNC_LOG_LEVEL=warning CARESYNC_SQLITE_SYNCHRONOUS=normal CARESYNC_EXPORT_DIRECTORY="$work/exports"
 "$bin" patient create alice --time-zone UTC >/dev/null

@@ -18,8 +18,8 @@ for tool in wrk nginx; do
   command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light; break; }
 done
 
-swift build -c release --product http-bench-server >/dev/null
-server_bin="$(swift build -c release --show-bin-path)/http-bench-server"
+source bench/lib/release-build.sh
+server_bin="$(release_build http-bench-server)"
 
 ours_port=18480
 nginx_port=18481

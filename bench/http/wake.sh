@@ -12,8 +12,8 @@ waiters="${1:-10000}"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 work="$(mktemp -d)"
 if [ -n "${BENCH_SERVER:-}" ]; then server_bin="$BENCH_SERVER"; else
-  swift build -c release --product http-bench-server >/dev/null
-  server_bin="$(swift build -c release --show-bin-path)/http-bench-server"
+  source bench/lib/release-build.sh
+  server_bin="$(release_build http-bench-server)"
 fi
 port=18490
 "$server_bin" --port "$port" >"$work/server.log" 2>&1 &

@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
 if [ -z "${BENCH_BIN:-}" ]; then
-  swift build -c release --product caresync >/dev/null
-  BENCH_BIN="$(swift build -c release --show-bin-path)/caresync"
+  source bench/lib/release-build.sh
+  BENCH_BIN="$(release_build caresync)"
 fi
 export BENCH_BIN
 ci_postgres durable

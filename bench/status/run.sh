@@ -12,8 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
 patients="${1:-500}" samples="${2:-10080}"
-swift build -c release --product caresync
-bin="$(swift build -c release --show-bin-path)/caresync"
+source bench/lib/release-build.sh
+bin="$(release_build caresync)"
 ci_workdir
 export CARESYNC_LOG_LEVEL=warning CARESYNC_SQLITE_SYNCHRONOUS=normal
 "$bin" care-team create physio >/dev/null

@@ -5,5 +5,6 @@
 #   bench/store/run.sh --samples 200000     # quick look
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build -c release --product caresync-store-bench
-exec .build/release/caresync-store-bench --migrations migrations --big 10000000 "$@"
+source bench/lib/release-build.sh
+bin="$(release_build caresync-store-bench)"
+exec "$bin" --migrations migrations --big 10000000 "$@"

@@ -10,8 +10,8 @@ cd "$(dirname "$0")/../.."
 source scripts/ci-lib.sh
 samples="${1:-1000000}"
 ci_selenium
-swift build -c release --product caresync
-bin="$(swift build -c release --show-bin-path)/caresync"
+source bench/lib/release-build.sh
+bin="$(release_build caresync)"
 ci_workdir
 export CARESYNC_LOG_LEVEL=warning CARESYNC_SQLITE_SYNCHRONOUS=normal
 for p in alice bob; do

@@ -1,6 +1,6 @@
 // Store benchmark: the sync store against raw SQLite, no HTTP, no JSON. Prints figures; asserts nothing.
 //
-//     swift build -c release --product caresync-store-bench
+//     swift build -c release --static-swift-stdlib --product caresync-store-bench   (or bench/store/run.sh)
 //     .build/release/caresync-store-bench [--samples 1000000] [--batch 1000] [--big 10000000] [--dir /tmp/x]
 //
 // 1. raw SQLite reference: the same sample rows and indexes (migrations/0001) by one prepared INSERT in one transaction;
