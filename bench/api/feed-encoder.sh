@@ -18,7 +18,9 @@ token="$("$bin" token create --role device --patient pull 2>/dev/null)"
 caresync_serve
 python3 "$here/bodies.py" caresync "$work"
 # Issue 30's walk: 200,000 samples (SAMPLES, in steps of 100,000: the 20 bodies posted again, new samples each time).
-copies=$(( ${SAMPLES:-200000} / 100000 ))
+samples="${SAMPLES:-200000}"
+[[ "$samples" =~ ^[1-9][0-9]*00000$ ]] || { echo "SAMPLES must be a multiple of 100000, not $samples" >&2; exit 2; }
+copies=$(( samples / 100000 ))
 for _ in $(seq 1 "$copies"); do
   for i in $(seq 1 20); do
     curl -sf -o /dev/null -X POST "$url/v1/patients/pull/samples" -H "Authorization: Bearer $token" \
