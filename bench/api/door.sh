@@ -125,6 +125,20 @@ print("round %s %-8s %8.0f req/s (%3.0f%% of nginx's %.0f)  %6.2f us CPU/request
 PY
   done
 done
+# Per build over the rounds: one sitting's rounds differ by a tenth or more, so judge builds by these, not one round.
+echo "== per build over $rounds rounds (CPU per request as a ratio to nginx's in the same round)"
+for name in "${names[@]}"; do
+  python3 - "$name" "$rounds" "$out" <<'PY'
+import statistics, sys
+name, rounds, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+read = lambda what, r: float(open(f"{out}/{what}-{r}.txt").read())
+ratios = [read(f"cpu-{name}", r) / read("cpu-nginx", r) for r in range(1, rounds + 1)]
+shares = [read(f"rps-{name}", r) / read("rps-nginx", r) for r in range(1, rounds + 1)]
+print("%-8s median %.2fx nginx's CPU (%.2f-%.2f), <= 1.5x in %d of %d rounds; median %.0f%% of its requests/s"
+      % (name, statistics.median(ratios), min(ratios), max(ratios), sum(x <= 1.5 for x in ratios), rounds,
+         100 * statistics.median(shares)))
+PY
+done
 for name in "${names[@]}"; do
   echo "$name: $(grep -c 'http.request' "$out/$name/log") http.request lines in its log for ${served[$name]} requests wrk counted (plus those in flight when wrk stopped)"
 done
